@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/stratum-cms/stratum/models"
+)
+
+// Row is one stored version of a document. Data holds the public scalar
+// attributes exactly as they are served (a JSON object), so a plain read
+// copies it to the response without decoding it; Extra holds everything
+// else (private and password attributes, relations, media, components,
+// dynamic zones).
+type Row struct {
+	ID          int64
+	DocumentID  string
+	Locale      string
+	PublishedAt *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Data        []byte
+	Extra       []byte
+}
+
+// Version picks rows by publication state in Backend lookups.
+type Version int
+
+const (
+	VersionPublished Version = iota
+	VersionDraft
+	VersionAny
+)
+
+// ErrUniqueViolation is returned by a Backend when a unique index refused a
+// write (two writers raced past the engine's own check).
+var ErrUniqueViolation = errors.New("unique constraint violated")
+
+// ListQuery is a resolved read: what the store compiles to one SQL query.
+type ListQuery struct {
+	Version Version
+	Locale  string // "" matches the empty locale; AllLocales matches all
+	Filter  Filter
+	Sort    []Sort // resolved: every Sort has Steps
+	Start   int
+	Limit   int // < 0: no limit
+	// WithExtra asks for the Extra column too.
+	WithExtra bool
+	// DocumentIDs restricts the read to these documents when non-nil.
+	DocumentIDs []string
+}
+
+// Backend is what the engine needs from storage; the store package
+// implements it for PostgreSQL and SQLite.
+type Backend interface {
+	// Migrate creates or alters tables and indexes for a schema.
+	Migrate(ctx context.Context, s *models.Schema) error
+	List(ctx context.Context, ct *models.ContentType, q *ListQuery) ([]Row, error)
+	Count(ctx context.Context, ct *models.ContentType, q *ListQuery) (int64, error)
+	// Write runs fn in one transaction; an error rolls everything back.
+	Write(ctx context.Context, fn func(tx Tx) error) error
+	Close() error
+}
+
+// Tx is a write transaction.
+type Tx interface {
+	// Get returns the row of a document version, or nil.
+	Get(ct *models.ContentType, documentID, locale string, v Version) (*Row, error)
+	Insert(ct *models.ContentType, r *Row) error
+	Update(ct *models.ContentType, r *Row) error
+	// Delete removes the document's rows of a locale (every locale for
+	// AllLocales) in the versions v and says how many went.
+	Delete(ct *models.ContentType, documentID, locale string, v Version) (int64, error)
+	// Taken reports whether a published row other than documentID's holds
+	// value for the unique attribute.
+	Taken(ct *models.ContentType, attr *models.Attribute, value any, locale, documentID string) (bool, error)
+	// Exists reports which of the document ids exist in the type.
+	Exists(ct *models.ContentType, documentIDs []string) (map[string]bool, error)
+	// RemoveReference removes documentID from the relation attribute of
+	// every row of the owner type that points at it.
+	RemoveReference(ref models.Reference, documentID string) error
+	// FirstDocumentID returns the document of a single type, or "".
+	FirstDocumentID(ct *models.ContentType) (string, error)
+	// Meta reads and writes the key/value table of system settings.
+	Meta(key string) (string, bool, error)
+	SetMeta(key, value string) error
+}

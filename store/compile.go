@@ -1,0 +1,355 @@
+package store
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+// compiler turns the engine's resolved query model into SQL text with bound
+// arguments. Names in the text come from the schema; values go to args.
+type compiler struct {
+	d      Dialect
+	args   []any
+	aliasN int
+}
+
+func (c *compiler) bind(v any) string {
+	c.args = append(c.args, v)
+	return c.d.Placeholder(len(c.args))
+}
+
+func (c *compiler) alias() string {
+	c.aliasN++
+	return "t" + strconv.Itoa(c.aliasN)
+}
+
+// versionCond restricts rows of alias to a publication version.
+func versionCond(alias string, v engine.Version) string {
+	switch v {
+	case engine.VersionPublished:
+		return alias + ".published_at IS NOT NULL"
+	case engine.VersionDraft:
+		return alias + ".published_at IS NULL"
+	}
+	return "1=1"
+}
+
+// where builds the WHERE clause of a list query on alias t0.
+func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, error) {
+	conds := []string{versionCond("t0", q.Version)}
+	if q.Locale != engine.AllLocales {
+		conds = append(conds, "t0.locale = "+c.bind(q.Locale))
+	}
+	if q.DocumentIDs != nil {
+		if len(q.DocumentIDs) == 0 {
+			conds = append(conds, "1=0")
+		} else {
+			ph := make([]string, len(q.DocumentIDs))
+			for i, id := range q.DocumentIDs {
+				ph[i] = c.bind(id)
+			}
+			conds = append(conds, "t0.document_id IN ("+strings.Join(ph, ", ")+")")
+		}
+	}
+	if q.Filter != nil {
+		f, err := c.filter(q.Filter, "t0", q.Version)
+		if err != nil {
+			return "", err
+		}
+		conds = append(conds, f)
+	}
+	return strings.Join(conds, " AND "), nil
+}
+
+func (c *compiler) filter(f engine.Filter, alias string, v engine.Version) (string, error) {
+	switch f := f.(type) {
+	case engine.And:
+		return c.join(f, " AND ", "1=1", alias, v)
+	case engine.Or:
+		return c.join(f, " OR ", "1=0", alias, v)
+	case engine.Not:
+		inner, err := c.filter(f.Filter, alias, v)
+		if err != nil {
+			return "", err
+		}
+		return "NOT (" + inner + ")", nil
+	case *engine.Cond:
+		return c.cond(f, f.Steps, alias, "", v)
+	}
+	return "", fmt.Errorf("unknown filter node %T", f)
+}
+
+func (c *compiler) join(fs []engine.Filter, sep, empty, alias string, v engine.Version) (string, error) {
+	if len(fs) == 0 {
+		return empty, nil
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		s, err := c.filter(f, alias, v)
+		if err != nil {
+			return "", err
+		}
+		parts[i] = s
+	}
+	return "(" + strings.Join(parts, sep) + ")", nil
+}
+
+// cond compiles a condition whose remaining path is steps. alias is the row
+// the first step belongs to; base, when set, is a JSON expression (a
+// component value) that the first step's attribute lives in.
+func (c *compiler) cond(cd *engine.Cond, steps []engine.Step, alias, base string, v engine.Version) (string, error) {
+	st := steps[0]
+	if st.Attr == nil { // system field
+		return c.compare(cd, "system", alias+"."+systemColumn(st.System), st.System)
+	}
+	a := st.Attr
+	src := base
+	if src == "" {
+		src = alias + "." + engine.Column(a)
+	}
+	switch a.Type {
+	case models.TypeRelation:
+		return c.relationCond(cd, steps, alias, src, v)
+	case models.TypeComponent:
+		if a.Repeatable {
+			el := c.alias()
+			inner, err := c.cond(cd, steps[1:], alias, el+".value", v)
+			if err != nil {
+				return "", err
+			}
+			return "EXISTS (SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + " WHERE " + inner + ")", nil
+		}
+		return c.cond(cd, steps[1:], alias, c.d.JSONValue(src, a.Name), v)
+	}
+	return c.compare(cd, string(a.Type), c.d.JSONText(src, a.Name), "")
+}
+
+// relationCond compiles a condition through a relation as an EXISTS over
+// the target table, joined on the stored document ids.
+func (c *compiler) relationCond(cd *engine.Cond, steps []engine.Step, alias, src string, v engine.Version) (string, error) {
+	a := steps[0].Attr
+	target := steps[1].Type
+	ta := c.alias()
+	var join string
+	if a.IsOwner() {
+		if a.IsToMany() {
+			el := c.alias()
+			join = ta + ".document_id IN (SELECT " + c.d.ArrayText(el) + " FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + ")"
+		} else {
+			join = ta + ".document_id = " + c.d.JSONText(src, a.Name)
+		}
+	} else {
+		// Inverse side: the target row holds our document id.
+		other := target.Attr(a.MappedBy)
+		osrc := ta + "." + engine.Column(other)
+		if other.IsToMany() {
+			el := c.alias()
+			join = alias + ".document_id IN (SELECT " + c.d.ArrayText(el) + " FROM " + c.d.ArrayElements(c.d.JSONValue(osrc, other.Name), el) + ")"
+		} else {
+			join = c.d.JSONText(osrc, other.Name) + " = " + alias + ".document_id"
+		}
+	}
+	tv := engine.VersionAny
+	if target.HasDraftAndPublish() {
+		tv = v
+		if v == engine.VersionAny {
+			tv = engine.VersionPublished
+		}
+	}
+	inner, err := c.cond(cd, steps[1:], ta, "", tv)
+	if err != nil {
+		return "", err
+	}
+	return "EXISTS (SELECT 1 FROM " + quote(target.Table()) + " " + ta + " WHERE " + join + " AND " +
+		versionCond(ta, tv) + " AND " + inner + ")", nil
+}
+
+func systemColumn(f string) string {
+	switch f {
+	case "documentId":
+		return "document_id"
+	case "createdAt":
+		return "created_at"
+	case "updatedAt":
+		return "updated_at"
+	case "publishedAt":
+		return "published_at"
+	}
+	return f // id, locale
+}
+
+// compare applies the operator to expr. kind is the attribute type, or
+// "system" with the system field's name.
+func (c *compiler) compare(cd *engine.Cond, kind, expr, system string) (string, error) {
+	num := false
+	switch kind {
+	case "integer", "biginteger", "float", "decimal":
+		num = true
+	case "boolean":
+		expr = c.d.Bool(expr)
+	}
+	if system == "id" {
+		num = true
+	}
+	cmp := expr
+	if num && system == "" {
+		cmp = c.d.Number(expr)
+	}
+	val := func(x any) string {
+		if t, ok := x.(time.Time); ok {
+			if system != "" {
+				return c.bind(c.d.Time(t))
+			}
+			return c.bind(t.UTC().Format(TimeLayout))
+		}
+		if num && system == "" {
+			if _, ok := c.d.(postgresDialect); ok {
+				return c.bind(x) + "::numeric"
+			}
+		}
+		return c.bind(x)
+	}
+	like := func(pattern string, insensitive, negate bool) string {
+		e, p := expr, c.bind(pattern)
+		if _, ok := c.d.(postgresDialect); ok {
+			e = "(" + expr + ")::text"
+		}
+		if insensitive {
+			e, p = "LOWER("+e+")", "LOWER("+p+")"
+		}
+		s := e + " LIKE " + p + " ESCAPE '\\'"
+		if negate {
+			return "(" + expr + " IS NULL OR NOT (" + s + "))"
+		}
+		return s
+	}
+	str := func() string { return fmt.Sprint(cd.Value) }
+	switch cd.Op {
+	case engine.OpEq:
+		return cmp + " = " + val(cd.Value), nil
+	case engine.OpNe:
+		return cmp + " <> " + val(cd.Value), nil
+	case engine.OpEqi:
+		return "LOWER(" + textOf(c.d, expr) + ") = LOWER(" + c.bind(str()) + ")", nil
+	case engine.OpNei:
+		return "LOWER(" + textOf(c.d, expr) + ") <> LOWER(" + c.bind(str()) + ")", nil
+	case engine.OpLt:
+		return cmp + " < " + val(cd.Value), nil
+	case engine.OpLte:
+		return cmp + " <= " + val(cd.Value), nil
+	case engine.OpGt:
+		return cmp + " > " + val(cd.Value), nil
+	case engine.OpGte:
+		return cmp + " >= " + val(cd.Value), nil
+	case engine.OpIn, engine.OpNotIn:
+		if len(cd.Values) == 0 {
+			if cd.Op == engine.OpIn {
+				return "1=0", nil
+			}
+			return "1=1", nil
+		}
+		ph := make([]string, len(cd.Values))
+		for i, x := range cd.Values {
+			ph[i] = val(x)
+		}
+		op := " IN ("
+		if cd.Op == engine.OpNotIn {
+			op = " NOT IN ("
+		}
+		return cmp + op + strings.Join(ph, ", ") + ")", nil
+	case engine.OpBetween:
+		return cmp + " BETWEEN " + val(cd.Values[0]) + " AND " + val(cd.Values[1]), nil
+	case engine.OpNull:
+		if cd.Bool {
+			return expr + " IS NULL", nil
+		}
+		return expr + " IS NOT NULL", nil
+	case engine.OpNotNull:
+		if cd.Bool {
+			return expr + " IS NOT NULL", nil
+		}
+		return expr + " IS NULL", nil
+	case engine.OpContains:
+		return like("%"+escapeLike(str())+"%", false, false), nil
+	case engine.OpNotContains:
+		return like("%"+escapeLike(str())+"%", false, true), nil
+	case engine.OpContainsi:
+		return like("%"+escapeLike(str())+"%", true, false), nil
+	case engine.OpNotContainsi:
+		return like("%"+escapeLike(str())+"%", true, true), nil
+	case engine.OpStartsWith:
+		return like(escapeLike(str())+"%", false, false), nil
+	case engine.OpStartsWithi:
+		return like(escapeLike(str())+"%", true, false), nil
+	case engine.OpEndsWith:
+		return like("%"+escapeLike(str()), false, false), nil
+	case engine.OpEndsWithi:
+		return like("%"+escapeLike(str()), true, false), nil
+	}
+	return "", fmt.Errorf("unknown operator %s", cd.Op)
+}
+
+func textOf(d Dialect, expr string) string {
+	if _, ok := d.(postgresDialect); ok {
+		return "(" + expr + ")::text"
+	}
+	return expr
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// orderBy builds the ORDER BY list; id breaks ties so pages are stable.
+func (c *compiler) orderBy(sorts []engine.Sort, v engine.Version) string {
+	parts := make([]string, 0, len(sorts)+1)
+	for _, s := range sorts {
+		e := c.sortExpr(s.Steps, "t0", "", v)
+		if s.Desc {
+			parts = append(parts, e+" DESC NULLS FIRST")
+		} else {
+			parts = append(parts, e+" ASC NULLS LAST")
+		}
+	}
+	return strings.Join(append(parts, "t0.id ASC"), ", ")
+}
+
+func (c *compiler) sortExpr(steps []engine.Step, alias, base string, v engine.Version) string {
+	st := steps[0]
+	if st.Attr == nil {
+		return alias + "." + systemColumn(st.System)
+	}
+	a := st.Attr
+	src := base
+	if src == "" {
+		src = alias + "." + engine.Column(a)
+	}
+	switch a.Type {
+	case models.TypeComponent:
+		return c.sortExpr(steps[1:], alias, c.d.JSONValue(src, a.Name), v)
+	case models.TypeRelation:
+		target := steps[1].Type
+		ta := c.alias()
+		join := ta + ".document_id = " + c.d.JSONText(src, a.Name)
+		if !a.IsOwner() {
+			other := target.Attr(a.MappedBy)
+			join = c.d.JSONText(ta+"."+engine.Column(other), other.Name) + " = " + alias + ".document_id"
+		}
+		tv := engine.VersionAny
+		if target.HasDraftAndPublish() {
+			tv = v
+		}
+		return "(SELECT " + c.sortExpr(steps[1:], ta, "", tv) + " FROM " + quote(target.Table()) + " " + ta +
+			" WHERE " + join + " AND " + versionCond(ta, tv) + " ORDER BY " + ta + ".id LIMIT 1)"
+	}
+	e := c.d.JSONText(src, a.Name)
+	if a.IsNumeric() {
+		return c.d.Number(e)
+	}
+	return e
+}

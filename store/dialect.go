@@ -1,0 +1,125 @@
+package store
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Dialect holds what differs between PostgreSQL and SQLite. Identifiers it
+// receives come from the validated schema, never from requests; values are
+// always bound parameters.
+type Dialect interface {
+	Name() string
+	// Placeholder is the n-th (1-based) bind parameter.
+	Placeholder(n int) string
+	CreateTable(table string) string
+	// JSONText extracts key of a JSON object expression as text (or the
+	// native scalar on SQLite).
+	JSONText(base, key string) string
+	// JSONValue extracts key as a JSON value, for further navigation.
+	JSONValue(base, key string) string
+	// Number casts a text extraction to a number for comparison and order.
+	Number(expr string) string
+	// Bool casts a boolean extraction.
+	Bool(expr string) string
+	// ArrayElements is a FROM item listing a JSON array's elements as a
+	// column named value (JSON values) under alias.
+	ArrayElements(jsonExpr, alias string) string
+	// ArrayText is the text of an ArrayElements element.
+	ArrayText(alias string) string
+	// ArrayObjectText extracts key of an ArrayElements object element.
+	ArrayObjectText(alias, key string) string
+	// ArrayObjectValue extracts key of an element as JSON.
+	ArrayObjectValue(alias, key string) string
+	// Time converts a time to the bound value of a timestamp column.
+	Time(t time.Time) any
+	// IsUniqueViolation tells a unique-index refusal from other errors.
+	IsUniqueViolation(err error) bool
+	// GINIndex returns the statement for a JSON containment index, or "".
+	GINIndex(name, table, column string) string
+}
+
+// TimeLayout is how timestamps are written in JSON and SQLite text columns:
+// fixed width, UTC, so text order is time order.
+const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }
+
+func lit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+type postgresDialect struct{}
+
+func (postgresDialect) Name() string             { return "postgres" }
+func (postgresDialect) Placeholder(n int) string { return "$" + strconv.Itoa(n) }
+func (postgresDialect) CreateTable(t string) string {
+	return `CREATE TABLE IF NOT EXISTS ` + quote(t) + ` (
+	id BIGSERIAL PRIMARY KEY,
+	document_id TEXT NOT NULL,
+	locale TEXT NOT NULL DEFAULT '',
+	published_at TIMESTAMPTZ NULL,
+	created_at TIMESTAMPTZ NOT NULL,
+	updated_at TIMESTAMPTZ NOT NULL,
+	created_by_id BIGINT NULL,
+	updated_by_id BIGINT NULL,
+	data JSONB NOT NULL DEFAULT '{}',
+	extra JSONB NOT NULL DEFAULT '{}')`
+}
+func (postgresDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }
+func (postgresDialect) JSONValue(base, key string) string { return base + "->" + lit(key) }
+func (postgresDialect) Number(e string) string            { return "(" + e + ")::numeric" }
+func (postgresDialect) Bool(e string) string              { return "(" + e + ")::boolean" }
+func (postgresDialect) ArrayElements(j, alias string) string {
+	return "jsonb_array_elements(CASE WHEN jsonb_typeof(" + j + ") = 'array' THEN " + j + " ELSE '[]'::jsonb END) AS " + alias + "(value)"
+}
+func (postgresDialect) ArrayText(alias string) string { return "(" + alias + ".value #>> '{}')" }
+func (postgresDialect) ArrayObjectText(alias, key string) string {
+	return alias + ".value->>" + lit(key)
+}
+func (postgresDialect) ArrayObjectValue(alias, key string) string {
+	return alias + ".value->" + lit(key)
+}
+func (postgresDialect) Time(t time.Time) any { return t.UTC() }
+func (postgresDialect) IsUniqueViolation(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "SQLSTATE 23505") || strings.Contains(err.Error(), "duplicate key"))
+}
+func (postgresDialect) GINIndex(name, table, column string) string {
+	return "CREATE INDEX IF NOT EXISTS " + quote(name) + " ON " + quote(table) + " USING GIN (" + column + " jsonb_path_ops)"
+}
+
+type sqliteDialect struct{}
+
+func (sqliteDialect) Name() string           { return "sqlite" }
+func (sqliteDialect) Placeholder(int) string { return "?" }
+func (sqliteDialect) CreateTable(t string) string {
+	return `CREATE TABLE IF NOT EXISTS ` + quote(t) + ` (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	document_id TEXT NOT NULL,
+	locale TEXT NOT NULL DEFAULT '',
+	published_at TEXT NULL,
+	created_at TEXT NOT NULL,
+	updated_at TEXT NOT NULL,
+	created_by_id INTEGER NULL,
+	updated_by_id INTEGER NULL,
+	data TEXT NOT NULL DEFAULT '{}',
+	extra TEXT NOT NULL DEFAULT '{}')`
+}
+func (sqliteDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }
+func (sqliteDialect) JSONValue(base, key string) string { return base + "->" + lit(key) }
+func (sqliteDialect) Number(e string) string            { return "CAST(" + e + " AS NUMERIC)" }
+func (sqliteDialect) Bool(e string) string              { return e }
+func (sqliteDialect) ArrayElements(j, alias string) string {
+	return "json_each(CASE WHEN json_type(" + j + ") = 'array' THEN " + j + " ELSE '[]' END) AS " + alias
+}
+func (sqliteDialect) ArrayText(alias string) string { return alias + ".value" }
+func (sqliteDialect) ArrayObjectText(alias, key string) string {
+	return alias + ".value->>" + lit(key)
+}
+func (sqliteDialect) ArrayObjectValue(alias, key string) string {
+	return alias + ".value->" + lit(key)
+}
+func (sqliteDialect) Time(t time.Time) any { return t.UTC().Format(TimeLayout) }
+func (sqliteDialect) IsUniqueViolation(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+func (sqliteDialect) GINIndex(string, string, string) string { return "" }

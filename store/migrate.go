@@ -1,0 +1,74 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+// metaRow is the key/value table of system settings (secrets, versions).
+type metaRow struct {
+	Key   string `gorm:"primaryKey;column:key"`
+	Value string `gorm:"column:value;not null"`
+}
+
+func (metaRow) TableName() string { return "stratum_meta" }
+
+// Migrate creates the system tables and, for every content-type, its table
+// and the indexes its schema asks for. It only adds: existing data is kept.
+func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
+	if err := s.writeG.WithContext(ctx).AutoMigrate(&metaRow{}); err != nil {
+		return fmt.Errorf("migrate system tables: %w", err)
+	}
+	for _, ct := range sc.Types {
+		for _, stmt := range s.tableDDL(ct) {
+			if _, err := s.write.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Store) tableDDL(ct *models.ContentType) []string {
+	t := ct.Table()
+	q := quote(t)
+	stmts := []string{
+		s.d.CreateTable(t),
+		// At most one draft and one published row per document and locale.
+		"CREATE UNIQUE INDEX IF NOT EXISTS " + quote(indexName(t, "doc_uq")) + " ON " + q + " (document_id, locale, (published_at IS NULL))",
+		// Default lists walk published (or draft) rows in id order.
+		"CREATE INDEX IF NOT EXISTS " + quote(indexName(t, "pub_idx")) + " ON " + q + " (id) WHERE published_at IS NOT NULL",
+		"CREATE INDEX IF NOT EXISTS " + quote(indexName(t, "draft_idx")) + " ON " + q + " (id) WHERE published_at IS NULL",
+	}
+	for _, a := range ct.Attributes {
+		col := engine.Column(a)
+		switch {
+		case a.Unique && a.IsScalar():
+			// Unique among published rows of a locale: drafts are not checked (Strapi).
+			stmts = append(stmts, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_uq"))+" ON "+q+
+				" (("+s.d.JSONText(col, a.Name)+"), locale) WHERE published_at IS NOT NULL")
+		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
+			stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_rel"))+" ON "+q+
+				" (("+s.d.JSONText(col, a.Name)+"))")
+		}
+	}
+	if gin := s.d.GINIndex(indexName(t, "extra_gin"), t, "extra"); gin != "" {
+		stmts = append(stmts, gin, s.d.GINIndex(indexName(t, "data_gin"), t, "data"))
+	}
+	return stmts
+}
+
+// indexName keeps index names within PostgreSQL's 63 bytes.
+func indexName(table, suffix string) string {
+	n := table + "_" + suffix
+	if len(n) <= 63 {
+		return n
+	}
+	h := fnv.New32a()
+	h.Write([]byte(n))
+	return fmt.Sprintf("%s_%08x", n[:50], h.Sum32())
+}

@@ -1,0 +1,296 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+const rowCols = "t0.id, t0.document_id, t0.locale, t0.published_at, t0.created_at, t0.updated_at, t0.data"
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+// List runs one SELECT for a page of rows.
+func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) ([]engine.Row, error) {
+	c := &compiler{d: s.d}
+	where, err := c.where(ct, q)
+	if err != nil {
+		return nil, err
+	}
+	cols := rowCols
+	if q.WithExtra {
+		cols += ", t0.extra"
+	}
+	var b strings.Builder
+	b.WriteString("SELECT " + cols + " FROM " + quote(ct.Table()) + " t0 WHERE " + where + " ORDER BY " + c.orderBy(q.Sort, q.Version))
+	if q.Limit >= 0 {
+		b.WriteString(" LIMIT " + strconv.Itoa(q.Limit))
+	} else if q.Start > 0 && s.d.Name() == "sqlite" {
+		b.WriteString(" LIMIT -1")
+	}
+	if q.Start > 0 {
+		b.WriteString(" OFFSET " + strconv.Itoa(q.Start))
+	}
+	return s.query(ctx, s.read, b.String(), c.args, q.WithExtra)
+}
+
+// Count runs the COUNT that goes with a List.
+func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, error) {
+	c := &compiler{d: s.d}
+	where, err := c.where(ct, q)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = s.read.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quote(ct.Table())+" t0 WHERE "+where, c.args...).Scan(&n)
+	return n, err
+}
+
+func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.Row
+	for rows.Next() {
+		r, err := s.scan(rows, extra)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
+	var r engine.Row
+	var pub, created, updated any
+	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &r.Data}
+	if extra {
+		dest = append(dest, &r.Extra)
+	}
+	if err := sc.Scan(dest...); err != nil {
+		return r, err
+	}
+	var err error
+	if pub != nil {
+		t, e := toTime(pub)
+		r.PublishedAt, err = &t, e
+	}
+	if err == nil {
+		r.CreatedAt, err = toTime(created)
+	}
+	if err == nil {
+		r.UpdatedAt, err = toTime(updated)
+	}
+	return r, err
+}
+
+func toTime(v any) (time.Time, error) {
+	switch t := v.(type) {
+	case time.Time:
+		return t.UTC(), nil
+	case string:
+		return time.Parse(time.RFC3339Nano, t)
+	case []byte:
+		return time.Parse(time.RFC3339Nano, string(t))
+	}
+	return time.Time{}, fmt.Errorf("unexpected time value %T", v)
+}
+
+// Write runs fn in a transaction on the write pool.
+func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(&txn{s: s, tx: tx, ctx: ctx}); err != nil {
+		_ = tx.Rollback()
+		if s.d.IsUniqueViolation(err) {
+			return errors.Join(engine.ErrUniqueViolation, err)
+		}
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		if s.d.IsUniqueViolation(err) {
+			return errors.Join(engine.ErrUniqueViolation, err)
+		}
+		return err
+	}
+	return nil
+}
+
+type txn struct {
+	s   *Store
+	tx  *sql.Tx
+	ctx context.Context
+}
+
+func (t *txn) ph(n int) string { return t.s.d.Placeholder(n) }
+
+func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Version) (*engine.Row, error) {
+	q := "SELECT " + rowCols + ", t0.extra FROM " + quote(ct.Table()) + " t0 WHERE t0.document_id = " + t.ph(1) +
+		" AND t0.locale = " + t.ph(2) + " AND " + versionCond("t0", v) + " ORDER BY t0.published_at IS NULL DESC LIMIT 1"
+	if t.s.d.Name() == "postgres" {
+		q += " FOR UPDATE"
+	}
+	r, err := t.s.scan(t.tx.QueryRowContext(t.ctx, q, documentID, locale), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
+	var pub any
+	if r.PublishedAt != nil {
+		pub = t.s.d.Time(*r.PublishedAt)
+	}
+	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, extra) VALUES (" +
+		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ") RETURNING id"
+	return t.tx.QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
+		string(r.Data), string(r.Extra)).Scan(&r.ID)
+}
+
+func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
+	var pub any
+	if r.PublishedAt != nil {
+		pub = t.s.d.Time(*r.PublishedAt)
+	}
+	q := "UPDATE " + quote(ct.Table()) + " SET published_at = " + t.ph(1) + ", updated_at = " + t.ph(2) +
+		", data = " + t.ph(3) + ", extra = " + t.ph(4) + " WHERE id = " + t.ph(5)
+	_, err := t.tx.ExecContext(t.ctx, q, pub, t.s.d.Time(r.UpdatedAt), string(r.Data), string(r.Extra), r.ID)
+	return err
+}
+
+func (t *txn) Delete(ct *models.ContentType, documentID, locale string, v engine.Version) (int64, error) {
+	q := "DELETE FROM " + quote(ct.Table()) + " WHERE document_id = " + t.ph(1) + " AND " + versionCond(quote(ct.Table()), v)
+	args := []any{documentID}
+	if locale != engine.AllLocales {
+		q += " AND locale = " + t.ph(2)
+		args = append(args, locale)
+	}
+	res, err := t.tx.ExecContext(t.ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (t *txn) Taken(ct *models.ContentType, a *models.Attribute, value any, locale, documentID string) (bool, error) {
+	// The expression matches the unique index's, so PostgreSQL uses it.
+	q := "SELECT 1 FROM " + quote(ct.Table()) + " t0 WHERE t0.published_at IS NOT NULL AND (" +
+		t.s.d.JSONText("t0."+engine.Column(a), a.Name) + ") = " + t.ph(1) + " AND t0.locale = " + t.ph(2) +
+		" AND t0.document_id <> " + t.ph(3) + " LIMIT 1"
+	var one int
+	err := t.tx.QueryRowContext(t.ctx, q, uniqueText(t.s.d, value), locale, documentID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// uniqueText is the value as the JSON text extraction yields it.
+func uniqueText(d Dialect, v any) any {
+	if d.Name() == "sqlite" {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func (t *txn) Exists(ct *models.ContentType, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		ph[i], args[i] = t.ph(i+1), id
+	}
+	rows, err := t.tx.QueryContext(t.ctx, "SELECT DISTINCT document_id FROM "+quote(ct.Table())+" WHERE document_id IN ("+strings.Join(ph, ", ")+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) RemoveReference(ref models.Reference, documentID string) error {
+	tbl, a := quote(ref.Owner.Table()), ref.Attr
+	var q string
+	pg := t.s.d.Name() == "postgres"
+	switch {
+	case !a.IsToMany() && pg:
+		q = "UPDATE " + tbl + " SET extra = jsonb_set(extra, " + lit("{"+a.Name+"}") + ", 'null'::jsonb) WHERE extra->>" + lit(a.Name) + " = $1"
+	case !a.IsToMany():
+		q = "UPDATE " + tbl + " SET extra = json_set(extra, " + lit("$."+a.Name) + ", json('null')) WHERE extra->>" + lit(a.Name) + " = ?"
+	case pg:
+		q = "UPDATE " + tbl + " SET extra = jsonb_set(extra, " + lit("{"+a.Name+"}") + ", COALESCE((SELECT jsonb_agg(e) FROM jsonb_array_elements(extra->" +
+			lit(a.Name) + ") e WHERE e <> to_jsonb($1::text)), '[]'::jsonb)) WHERE extra->" + lit(a.Name) + " @> jsonb_build_array($1::text)"
+	default:
+		q = "UPDATE " + tbl + " SET extra = json_set(extra, " + lit("$."+a.Name) + ", json((SELECT json_group_array(value) FROM json_each(" + tbl +
+			".extra, " + lit("$."+a.Name) + ") WHERE value <> ?1))) WHERE EXISTS (SELECT 1 FROM json_each(" + tbl + ".extra, " + lit("$."+a.Name) + ") WHERE value = ?1)"
+	}
+	_, err := t.tx.ExecContext(t.ctx, q, documentID)
+	return err
+}
+
+func (t *txn) FirstDocumentID(ct *models.ContentType) (string, error) {
+	var id string
+	err := t.tx.QueryRowContext(t.ctx, "SELECT document_id FROM "+quote(ct.Table())+" ORDER BY id LIMIT 1").Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}
+
+func (t *txn) Meta(key string) (string, bool, error) {
+	var v string
+	err := t.tx.QueryRowContext(t.ctx, "SELECT value FROM stratum_meta WHERE key = "+t.ph(1), key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return v, err == nil, err
+}
+
+func (t *txn) SetMeta(key, value string) error {
+	_, err := t.tx.ExecContext(t.ctx, "INSERT INTO stratum_meta (key, value) VALUES ("+t.ph(1)+", "+t.ph(2)+
+		") ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
+	return err
+}

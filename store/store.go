@@ -1,0 +1,101 @@
+// Package store keeps documents in PostgreSQL (JSONB) or SQLite (JSON text)
+// through GORM: one generic table per content-type, system tables, schema
+// migration, and the compiler from the engine's query model to SQL.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// Store implements engine.Backend.
+type Store struct {
+	d Dialect
+	// gdb is the GORM handle for system tables; read and write are the
+	// pools for documents (the same pool on PostgreSQL; on SQLite many
+	// readers and one writer, so writers queue instead of failing busy).
+	gdb   *gorm.DB
+	read  *sql.DB
+	write *sql.DB
+	// writeG is the GORM handle on the write pool (SQLite) or gdb.
+	writeG *gorm.DB
+}
+
+var _ engine.Backend = (*Store)(nil)
+
+// Open connects to url: a postgres:// URL selects PostgreSQL; anything else
+// is a SQLite file path.
+func Open(url string) (*Store, error) {
+	cfg := &gorm.Config{Logger: logger.Discard, PrepareStmt: false, SkipDefaultTransaction: true}
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		g, err := gorm.Open(postgres.Open(url), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		}
+		db, _ := g.DB()
+		db.SetMaxOpenConns(32)
+		db.SetMaxIdleConns(32)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+		if err := db.Ping(); err != nil {
+			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		}
+		return &Store{d: postgresDialect{}, gdb: g, read: db, write: db, writeG: g}, nil
+	}
+	if dir := filepath.Dir(url); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	// busy_timeout first so the other pragmas wait instead of failing.
+	dsn := url + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
+		"&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=case_sensitive_like(1)"
+	rg, err := gorm.Open(sqlite.Open(dsn), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
+	}
+	wg, err := gorm.Open(sqlite.Open(dsn), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
+	}
+	r, _ := rg.DB()
+	w, _ := wg.DB()
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	if err := w.Ping(); err != nil {
+		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
+	}
+	return &Store{d: sqliteDialect{}, gdb: rg, read: r, write: w, writeG: wg}, nil
+}
+
+// Dialect names the database engine ("postgres" or "sqlite").
+func (s *Store) Dialect() string { return s.d.Name() }
+
+// GORM returns the GORM handle on the write pool, for system tables.
+func (s *Store) GORM() *gorm.DB { return s.writeG }
+
+// Close closes the pools.
+func (s *Store) Close() error {
+	err := s.read.Close()
+	if s.write != s.read {
+		err = errors.Join(err, s.write.Close())
+	}
+	return err
+}
+
+// Ping checks the connection.
+func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx) }
