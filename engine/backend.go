@@ -49,6 +49,10 @@ type ListQuery struct {
 	WithExtra bool
 	// DocumentIDs restricts the read to these documents when non-nil.
 	DocumentIDs []string
+	// RefAttr and RefIDs restrict the read to rows whose relation RefAttr
+	// points at one of RefIDs (the inverse side of a relation).
+	RefAttr *models.Attribute
+	RefIDs  []string
 }
 
 // Backend is what the engine needs from storage; the store package
@@ -80,6 +84,11 @@ type Tx interface {
 	// RemoveReference removes documentID from the relation attribute of
 	// every row of the owner type that points at it.
 	RemoveReference(ref models.Reference, documentID string) error
+	// DocumentIDs maps numeric row ids of a type to their document ids.
+	DocumentIDs(ct *models.ContentType, ids []int64) (map[int64]string, error)
+	// Lock serialises writers of one type until the transaction ends (the
+	// create-or-update of a single type).
+	Lock(ct *models.ContentType) error
 	// FirstDocumentID returns the document of a single type, or "".
 	FirstDocumentID(ct *models.ContentType) (string, error)
 	// Meta reads and writes the key/value table of system settings.

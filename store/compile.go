@@ -56,6 +56,9 @@ func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, e
 			conds = append(conds, "t0.document_id IN ("+strings.Join(ph, ", ")+")")
 		}
 	}
+	if q.RefAttr != nil {
+		conds = append(conds, c.refCond(q.RefAttr, q.RefIDs))
+	}
 	if q.Filter != nil {
 		f, err := c.filter(q.Filter, "t0", q.Version)
 		if err != nil {
@@ -64,6 +67,24 @@ func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, e
 		conds = append(conds, f)
 	}
 	return strings.Join(conds, " AND "), nil
+}
+
+// refCond matches rows whose relation attribute a holds one of ids.
+func (c *compiler) refCond(a *models.Attribute, ids []string) string {
+	if len(ids) == 0 {
+		return "1=0"
+	}
+	ph := make([]string, len(ids))
+	for i, id := range ids {
+		ph[i] = c.bind(id)
+	}
+	in := " IN (" + strings.Join(ph, ", ") + ")"
+	src := "t0." + engine.Column(a)
+	if !a.IsToMany() {
+		return c.d.JSONText(src, a.Name) + in
+	}
+	el := c.alias()
+	return "EXISTS (SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + " WHERE " + c.d.ArrayText(el) + in + ")"
 }
 
 func (c *compiler) filter(f engine.Filter, alias string, v engine.Version) (string, error) {

@@ -294,3 +294,37 @@ func (t *txn) SetMeta(key, value string) error {
 		") ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
 	return err
 }
+
+func (t *txn) DocumentIDs(ct *models.ContentType, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		ph[i], args[i] = t.ph(i+1), id
+	}
+	rows, err := t.tx.QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE id IN ("+strings.Join(ph, ", ")+")", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, err
+		}
+		out[id] = doc
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) Lock(ct *models.ContentType) error {
+	if t.s.d.Name() != "postgres" {
+		return nil // SQLite has one writer connection: writes are already serial
+	}
+	_, err := t.tx.ExecContext(t.ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", ct.Table())
+	return err
+}

@@ -1,0 +1,369 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"github.com/stratum-cms/stratum/models"
+)
+
+// checkPopulate refuses populate keys that are not populatable attributes.
+func checkPopulate(s *models.Schema, ct *models.ContentType, pop map[string]*Populate) error {
+	for name, p := range pop {
+		a := ct.Attr(name)
+		if a == nil || !a.IsPopulatable() || a.IsHidden() {
+			return InvalidKey(name, name, "query", "populate")
+		}
+		if err := checkNestedPopulate(s, a, p, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, path string) error {
+	if p == nil {
+		return nil
+	}
+	switch a.Type {
+	case models.TypeRelation:
+		target := s.Type(a.Target)
+		if target == nil {
+			return nil
+		}
+		if len(p.On) > 0 {
+			return Errorf(KindValidation, "Using fragments is not permitted to populate %q", path)
+		}
+		if _, err := resolveFields(target, p.Fields); err != nil {
+			return err
+		}
+		if _, err := resolveFilter(s, target, p.Filter); err != nil {
+			return err
+		}
+		if _, err := resolveSort(s, target, p.Sort); err != nil {
+			return err
+		}
+		return checkPopulate(s, target, p.Populate)
+	case models.TypeComponent:
+		if len(p.On) > 0 {
+			return Errorf(KindValidation, "Using fragments is not permitted to populate %q", path)
+		}
+		return checkComponentPopulate(s, s.Component(a.Component), p.Populate, path)
+	case models.TypeDynamicZone:
+		if len(p.Fields) > 0 || p.Filter != nil || len(p.Sort) > 0 {
+			return Errorf(KindValidation, "Invalid nested populate for %s (%s): only on, populate and count are allowed", path, a.Name)
+		}
+		for uid, sub := range p.On {
+			found := false
+			for _, c := range a.Components {
+				found = found || c == uid
+			}
+			if !found {
+				return InvalidKey(uid, path+".on."+uid, "query", "populate")
+			}
+			if sub != nil {
+				if err := checkComponentPopulate(s, s.Component(uid), sub.Populate, path+".on."+uid); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func checkComponentPopulate(s *models.Schema, c *models.Component, pop map[string]*Populate, path string) error {
+	for name, p := range pop {
+		a := c.Attr(name)
+		if a == nil || !a.IsPopulatable() || a.IsHidden() {
+			return InvalidKey(name, path+"."+name, "query", "populate")
+		}
+		if err := checkNestedPopulate(s, a, p, path+"."+name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expand turns `*` into every populatable attribute, one level deep.
+func expand(attrs []*models.Attribute, pop map[string]*Populate, all bool) map[string]*Populate {
+	if !all {
+		return pop
+	}
+	out := map[string]*Populate{}
+	for _, a := range attrs {
+		if a.IsPopulatable() && !a.IsHidden() {
+			out[a.Name] = &Populate{}
+		}
+	}
+	for k, v := range pop {
+		out[k] = v
+	}
+	return out
+}
+
+// populator fills Related of a page of documents: one query per relation
+// per level for the whole page, never one per document.
+type populator struct {
+	e      *Engine
+	ctx    context.Context
+	acc    Access
+	schema *models.Schema
+}
+
+func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*Populate, v Version, locale string) error {
+	extras := make([]map[string]json.RawMessage, len(rows))
+	for i := range rows {
+		_ = json.Unmarshal(rows[i].Extra, &extras[i])
+	}
+	for _, a := range ct.Attributes {
+		sub, ok := pop[a.Name]
+		if !ok {
+			continue
+		}
+		if sub == nil {
+			sub = &Populate{}
+		}
+		switch a.Type {
+		case models.TypeComponent, models.TypeDynamicZone, models.TypeMedia:
+			for i := range rows {
+				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i][a.Name], sub)})
+			}
+		case models.TypeRelation:
+			if err := p.relation(ct, a, rows, docs, extras, sub, v, locale); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document,
+	extras []map[string]json.RawMessage, sub *Populate, v Version, locale string) error {
+	target := p.schema.Type(a.Target)
+	if target == nil || !p.acc.Can(target.Action("find")) {
+		return nil // Strapi drops relations the reader may not see
+	}
+	tv := VersionAny
+	if target.HasDraftAndPublish() {
+		tv = VersionPublished
+		if v == VersionDraft {
+			tv = VersionDraft
+		}
+	}
+	tl := ""
+	if target.Localized {
+		tl = locale
+		if tl == "" {
+			tl = p.e.cfg.DefaultLocale
+		}
+	}
+	f, _ := resolveFilter(p.schema, target, sub.Filter)
+	sorts, _ := resolveSort(p.schema, target, sub.Sort)
+	fields, _ := resolveFields(target, sub.Fields)
+	nested := expand(target.Attributes, sub.Populate, sub.All)
+	lq := &ListQuery{Version: tv, Locale: tl, Filter: f, Sort: sorts, Limit: -1, WithExtra: len(nested) > 0}
+
+	// ids[i] lists the target documents of source row i, in stored order.
+	ids := make([][]string, len(rows))
+	var other *models.Attribute
+	if a.IsOwner() {
+		seen := map[string]bool{}
+		all := []string{}
+		for i := range rows {
+			ids[i] = refIDs(extras[i][a.Name])
+			for _, id := range ids[i] {
+				if !seen[id] {
+					seen[id] = true
+					all = append(all, id)
+				}
+			}
+		}
+		lq.DocumentIDs = all
+	} else {
+		other = target.Attr(a.MappedBy)
+		lq.RefAttr, lq.WithExtra = other, true
+		for i := range rows {
+			lq.RefIDs = append(lq.RefIDs, rows[i].DocumentID)
+		}
+	}
+	trows, err := p.e.store.List(p.ctx, target, lq)
+	if err != nil {
+		return err
+	}
+	tdocs := make([]*Document, len(trows))
+	byID := make(map[string]*Document, len(trows))
+	for i := range trows {
+		tdocs[i] = shape(target, &trows[i], fields)
+		byID[trows[i].DocumentID] = tdocs[i]
+	}
+	if len(nested) > 0 && len(trows) > 0 {
+		if err := p.run(target, trows, tdocs, nested, tv, tl); err != nil {
+			return err
+		}
+	}
+	if other != nil { // inverse side: read the back references of each target row
+		back := map[string][]string{}
+		for i := range trows {
+			var ex map[string]json.RawMessage
+			_ = json.Unmarshal(trows[i].Extra, &ex)
+			for _, src := range refIDs(ex[other.Name]) {
+				back[src] = append(back[src], trows[i].DocumentID)
+			}
+		}
+		for i := range rows {
+			ids[i] = back[rows[i].DocumentID]
+		}
+	}
+	ordered := len(sorts) > 0 || other != nil
+	pos := map[string]int{}
+	if ordered {
+		for i := range trows {
+			pos[trows[i].DocumentID] = i
+		}
+	}
+	for i := range rows {
+		r := Related{Name: a.Name, IsList: a.IsToMany()}
+		list := make([]*Document, 0, len(ids[i]))
+		if ordered { // the query's order, not the stored one
+			for _, t := range trows {
+				for _, id := range ids[i] {
+					if id == t.DocumentID {
+						list = append(list, tdocs[pos[id]])
+						break
+					}
+				}
+			}
+		} else {
+			for _, id := range ids[i] {
+				if d := byID[id]; d != nil {
+					list = append(list, d)
+				}
+			}
+		}
+		if r.IsList {
+			r.Many = list
+		} else if len(list) > 0 {
+			r.One = list[len(list)-1]
+		}
+		docs[i].Related = append(docs[i].Related, r)
+	}
+	return nil
+}
+
+// refIDs reads a stored relation value: a document id or a list of them.
+func refIDs(raw json.RawMessage) []string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	var many []string
+	_ = json.Unmarshal(raw, &many)
+	return many
+}
+
+// inline renders a component, dynamic zone or media value held in Extra.
+func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *Populate) []byte {
+	switch a.Type {
+	case models.TypeComponent:
+		c := p.schema.Component(a.Component)
+		if a.Repeatable {
+			var items []json.RawMessage
+			_ = json.Unmarshal(raw, &items)
+			b := []byte{'['}
+			for i, it := range items {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = p.component(b, c, it, sub, false)
+			}
+			return append(b, ']')
+		}
+		if len(raw) == 0 || string(raw) == "null" {
+			return []byte("null")
+		}
+		return p.component(nil, c, raw, sub, false)
+	case models.TypeDynamicZone:
+		var items []json.RawMessage
+		_ = json.Unmarshal(raw, &items)
+		b := []byte{'['}
+		n := 0
+		for _, it := range items {
+			var head struct {
+				Component string `json:"__component"`
+			}
+			_ = json.Unmarshal(it, &head)
+			c := p.schema.Component(head.Component)
+			if c == nil {
+				continue // a component removed from the zone since
+			}
+			s := sub
+			if on, ok := sub.On[head.Component]; ok && on != nil {
+				s = on
+			}
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = p.component(b, c, it, s, true)
+		}
+		return append(b, ']')
+	}
+	// Media: the stored file references, until the upload plugin serves files.
+	if len(raw) == 0 {
+		if a.Multiple {
+			return []byte("[]")
+		}
+		return []byte("null")
+	}
+	return append([]byte(nil), raw...)
+}
+
+// component renders one component value: id, (__component), its visible
+// scalars in schema order, and the nested attributes sub asks for.
+func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage, sub *Populate, zone bool) []byte {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &m)
+	b = append(b, '{')
+	if zone {
+		b = append(b, `"__component":`...)
+		b = strconv.AppendQuote(b, c.UID)
+		b = append(b, ',')
+	}
+	b = append(b, `"id":`...)
+	if id, ok := m["id"]; ok {
+		b = append(b, id...)
+	} else {
+		b = append(b, "null"...)
+	}
+	nested := expand(c.Attributes, sub.Populate, sub.All)
+	for _, a := range c.Attributes {
+		var val []byte
+		switch {
+		case a.IsHidden():
+			continue
+		case a.IsScalar():
+			val = m[a.Name]
+			if val == nil {
+				val = []byte("null")
+			}
+		default:
+			ns, ok := nested[a.Name]
+			if !ok || a.Type == models.TypeRelation {
+				continue
+			}
+			if ns == nil {
+				ns = &Populate{}
+			}
+			val = p.inline(a, m[a.Name], ns)
+		}
+		b = append(b, ',')
+		b = strconv.AppendQuote(b, a.Name)
+		b = append(b, ':')
+		b = append(b, val...)
+	}
+	return append(b, '}')
+}

@@ -1,0 +1,375 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stratum-cms/stratum/models"
+)
+
+// systemFields are the fields every document row has.
+var systemFields = map[string]bool{"id": true, "documentId": true, "createdAt": true, "updatedAt": true, "publishedAt": true}
+
+func isSystem(ct *models.ContentType, name string) bool {
+	return systemFields[name] || (name == "locale" && ct.Localized)
+}
+
+// resolvePath turns attribute names into steps, from ct through relations
+// and components, ending on a scalar or a system field.
+func resolvePath(s *models.Schema, ct *models.ContentType, path []string, param string) ([]Step, error) {
+	var steps []Step
+	var comp *models.Component
+	for i, name := range path {
+		full := strings.Join(path[:i+1], ".")
+		last := i == len(path)-1
+		if comp == nil && isSystem(ct, name) {
+			if !last {
+				return nil, InvalidKey(path[i+1], full+"."+path[i+1], "query", param)
+			}
+			return append(steps, Step{Type: ct, System: name}), nil
+		}
+		var a *models.Attribute
+		if comp != nil {
+			a = comp.Attr(name)
+		} else {
+			a = ct.Attr(name)
+		}
+		if a == nil || a.IsHidden() {
+			return nil, InvalidKey(name, full, "query", param)
+		}
+		step := Step{Type: ct, Component: comp, Attr: a}
+		if comp != nil {
+			step.Type = nil
+		}
+		steps = append(steps, step)
+		switch a.Type {
+		case models.TypeRelation:
+			target := s.Type(a.Target)
+			if target == nil { // morph relations have no single target
+				return nil, InvalidKey(name, full, "query", param)
+			}
+			ct, comp = target, nil
+			if last { // a bare relation compares the target's id
+				return append(steps, Step{Type: ct, System: "id"}), nil
+			}
+		case models.TypeComponent:
+			if last {
+				return nil, InvalidKey(name, full, "query", param)
+			}
+			comp = s.Component(a.Component)
+		case models.TypeDynamicZone, models.TypeMedia:
+			return nil, &Error{Kind: KindValidation, Message: fmt.Sprintf("Cannot %s on %s field %q", verb(param), a.Type, full),
+				Details: map[string]any{"key": name, "path": full, "source": "query", "param": param}}
+		default:
+			if !last {
+				return nil, InvalidKey(path[i+1], full+"."+path[i+1], "query", param)
+			}
+		}
+	}
+	return steps, nil
+}
+
+func verb(param string) string {
+	if param == "sort" {
+		return "sort"
+	}
+	return "filter"
+}
+
+// resolveFilter validates a filter tree against ct and coerces its values.
+func resolveFilter(s *models.Schema, ct *models.ContentType, f Filter) (Filter, error) {
+	switch f := f.(type) {
+	case nil:
+		return nil, nil
+	case And:
+		return resolveList(s, ct, f, func(fs []Filter) Filter { return And(fs) })
+	case Or:
+		return resolveList(s, ct, f, func(fs []Filter) Filter { return Or(fs) })
+	case Not:
+		inner, err := resolveFilter(s, ct, f.Filter)
+		if err != nil {
+			return nil, err
+		}
+		return Not{Filter: inner}, nil
+	case *Cond:
+		return resolveCond(s, ct, f)
+	}
+	return nil, Errorf(KindValidation, "invalid filter")
+}
+
+func resolveList(s *models.Schema, ct *models.ContentType, fs []Filter, mk func([]Filter) Filter) (Filter, error) {
+	out := make([]Filter, 0, len(fs))
+	for _, f := range fs {
+		r, err := resolveFilter(s, ct, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return mk(out), nil
+}
+
+func resolveCond(s *models.Schema, ct *models.ContentType, c *Cond) (Filter, error) {
+	if !Operators[c.Op] {
+		return nil, InvalidKey(string(c.Op), strings.Join(c.Path, ".")+"."+string(c.Op), "query", "filters")
+	}
+	steps, err := resolvePath(s, ct, c.Path, "filters")
+	if err != nil {
+		return nil, err
+	}
+	last := steps[len(steps)-1]
+	field := strings.Join(c.Path, ".")
+	out := &Cond{Path: c.Path, Op: c.Op, Steps: steps}
+	switch c.Op {
+	case OpNull, OpNotNull:
+		out.Bool = truthy(c.Value)
+		return out, nil
+	case OpIn, OpNotIn, OpBetween:
+		vals := asList(c.Value)
+		if c.Op == OpBetween && len(vals) != 2 {
+			return nil, Errorf(KindValidation, "$between on %q needs an array of two values", field)
+		}
+		for _, v := range vals {
+			cv, err := coerce(last, c.Op, v, field)
+			if err != nil {
+				return nil, err
+			}
+			out.Values = append(out.Values, cv)
+		}
+		return out, nil
+	}
+	if list, ok := c.Value.([]any); ok { // an array on a single-value operator ORs its elements
+		or := make(Or, 0, len(list))
+		for _, v := range list {
+			cv, err := coerce(last, c.Op, v, field)
+			if err != nil {
+				return nil, err
+			}
+			or = append(or, &Cond{Path: c.Path, Op: c.Op, Steps: steps, Value: cv})
+		}
+		return or, nil
+	}
+	out.Value, err = coerce(last, c.Op, c.Value, field)
+	return out, err
+}
+
+func asList(v any) []any {
+	switch x := v.(type) {
+	case []any:
+		return x
+	case nil:
+		return nil
+	}
+	return []any{v}
+}
+
+// truthy follows Strapi's boolean parsing for $null/$notNull, but treats an
+// absent value as false.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case bool:
+		return x
+	case string:
+		if b, ok := parseBool(x); ok {
+			return b
+		}
+		return x != ""
+	case nil:
+		return false
+	}
+	return true
+}
+
+// stringOps compare text and take the value as it is.
+var stringOps = map[Op]bool{OpContains: true, OpNotContains: true, OpContainsi: true, OpNotContainsi: true,
+	OpStartsWith: true, OpStartsWithi: true, OpEndsWith: true, OpEndsWithi: true, OpEqi: true, OpNei: true}
+
+func coerce(st Step, op Op, v any, field string) (any, error) {
+	s, ok := scalarString(v)
+	if !ok {
+		return nil, Errorf(KindValidation, "Invalid value for %q: expected a single value", field)
+	}
+	if stringOps[op] {
+		return s, nil
+	}
+	bad := func(what string) error {
+		return &Error{Kind: KindValidation, Message: fmt.Sprintf("Invalid %s %q for filter on %q", what, s, field),
+			Details: map[string]any{"key": field, "value": s, "param": "filters"}}
+	}
+	kind := ""
+	if st.Attr != nil {
+		kind = string(st.Attr.Type)
+	} else {
+		kind = st.System
+	}
+	switch kind {
+	case "id":
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, bad("id")
+		}
+		return n, nil
+	case "integer", "float", "decimal":
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return nil, bad("number")
+		}
+		return f, nil
+	case "biginteger":
+		if !bigIntRe.MatchString(strings.TrimSpace(s)) {
+			return nil, bad("integer")
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, bad("integer")
+		}
+		return n, nil
+	case "boolean":
+		b, ok := parseBool(s)
+		if !ok {
+			return nil, bad("boolean")
+		}
+		return b, nil
+	case "date":
+		if len(s) > 10 {
+			s = s[:10]
+		}
+		d, err := ParseDate(s)
+		if err != nil {
+			return nil, bad("date")
+		}
+		return d, nil
+	case "time":
+		t, err := ParseTimeOfDay(s)
+		if err != nil {
+			return nil, bad("time")
+		}
+		return t, nil
+	case "datetime", "timestamp", "createdAt", "updatedAt", "publishedAt":
+		t, err := ParseDateTime(s)
+		if err != nil {
+			return nil, bad("date-time")
+		}
+		return t, nil
+	}
+	return s, nil
+}
+
+func scalarString(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case nil:
+		return "", true
+	case bool:
+		return strconv.FormatBool(x), true
+	case json.Number:
+		return string(x), true
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), true
+	case int:
+		return strconv.Itoa(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	}
+	return "", false
+}
+
+// resolveSort validates sort paths; the last step must be a scalar.
+func resolveSort(s *models.Schema, ct *models.ContentType, sorts []Sort) ([]Sort, error) {
+	out := make([]Sort, 0, len(sorts))
+	for _, so := range sorts {
+		steps, err := resolvePath(s, ct, so.Path, "sort")
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range steps {
+			if st.Attr != nil && (st.Attr.IsToMany() || (st.Attr.Type == models.TypeComponent && st.Attr.Repeatable)) {
+				return nil, InvalidKey(st.Attr.Name, strings.Join(so.Path, "."), "query", "sort")
+			}
+		}
+		out = append(out, Sort{Path: so.Path, Desc: so.Desc, Steps: steps})
+	}
+	return out, nil
+}
+
+// PageMeta is meta.pagination of a list.
+type PageMeta struct {
+	OffsetMode bool
+	Page       int
+	PageSize   int
+	PageCount  int
+	Start      int
+	Limit      int
+	Total      int64
+	WithCount  bool
+}
+
+// resolvePage applies defaults, clamping and Strapi's rules.
+func (e *Engine) resolvePage(p Pagination) (start, limit int, meta PageMeta, err error) {
+	meta.WithCount = e.cfg.WithCount
+	if p.WithCount != nil {
+		meta.WithCount = *p.WithCount
+	}
+	clamp := func(l int) int {
+		if l == -1 && e.cfg.MaxLimit > 0 {
+			return e.cfg.MaxLimit
+		}
+		if l == -1 {
+			return -1
+		}
+		if l < 1 {
+			l = 1
+		}
+		if e.cfg.MaxLimit > 0 && l > e.cfg.MaxLimit {
+			l = e.cfg.MaxLimit
+		}
+		return l
+	}
+	if p.OffsetMode {
+		limit = e.cfg.DefaultLimit
+		if p.Limit != 0 {
+			limit = p.Limit
+		}
+		limit = clamp(limit)
+		start = max(p.Start, 0)
+		meta.OffsetMode, meta.Start, meta.Limit = true, start, limit
+		return start, limit, meta, nil
+	}
+	limit = e.cfg.DefaultLimit
+	if p.PageSize != 0 {
+		limit = p.PageSize
+	}
+	limit = clamp(limit)
+	page := max(p.Page, 1)
+	if limit > 0 {
+		start = (page - 1) * limit
+	}
+	meta.Page, meta.PageSize = page, limit
+	return start, limit, meta, nil
+}
+
+// resolveFields checks a fields selection: scalar, visible attributes.
+func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
+	if fields == nil {
+		return nil, nil
+	}
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		if f == "*" {
+			return nil, nil
+		}
+		if systemFields[f] || (f == "locale" && ct.Localized) {
+			out = append(out, f)
+			continue
+		}
+		a := ct.Attr(f)
+		if a == nil || !a.IsScalar() || a.IsHidden() {
+			return nil, InvalidKey(f, f, "query", "fields")
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
