@@ -1,0 +1,45 @@
+// Command stratum serves Strapi content-types as REST and GraphQL APIs.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+const usage = `stratum: a content API engine that serves Strapi schema files
+
+Usage:
+  stratum serve [--dir DIR] [--host H] [--port P]   run the server (DIR defaults to .)
+  stratum new DIR [--template blog]                 scaffold a project folder
+  stratum seed [--dir DIR] [--articles N]           fill a project with example documents
+  stratum admin create --email E --password P       create an admin (with the auth release)
+  stratum token create --name N --type T            issue an API token (with the auth release)
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "new":
+		err = scaffold(os.Args[2:])
+	case "seed":
+		err = seed(os.Args[2:])
+	case "admin", "token":
+		err = fmt.Errorf("%s: admin users and API tokens come with the auth release; until then access is set by config/permissions.json", os.Args[1])
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+		return
+	default:
+		fmt.Fprintf(os.Stderr, "stratum: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stratum:", err)
+		os.Exit(1)
+	}
+}

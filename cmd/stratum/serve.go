@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/rest"
+	"github.com/stratum-cms/stratum/store"
+)
+
+// app is one wired Stratum instance.
+type app struct {
+	cfg    *config
+	store  *store.Store
+	engine *engine.Engine
+	http   *echo.Echo
+}
+
+// open loads the project, connects and migrates the database and builds
+// the HTTP handler. Every failure names what is wrong.
+func open(dir string, log *slog.Logger) (*app, error) {
+	cfg, err := loadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := models.LoadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	st, err := store.Open(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Migrate(context.Background(), schema); err != nil {
+		st.Close()
+		return nil, err
+	}
+	perms, err := auth.LoadPermissions(dir)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	ecfg := engine.Config{DefaultLimit: cfg.API.Rest.DefaultLimit, MaxLimit: 100, WithCount: true}
+	if cfg.API.Rest.MaxLimit != nil {
+		ecfg.MaxLimit = *cfg.API.Rest.MaxLimit
+	}
+	if cfg.API.Rest.WithCount != nil {
+		ecfg.WithCount = *cfg.API.Rest.WithCount
+	}
+	eng := engine.New(engine.NewRegistry(schema), st, ecfg)
+	h := rest.New(rest.Config{Prefix: cfg.API.Rest.Prefix, MaxBodyBytes: cfg.API.Rest.MaxBodySize}, eng, auth.NewStaticAuth(perms), log)
+	return &app{cfg: cfg, store: st, engine: eng, http: h}, nil
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	dir := fs.String("dir", ".", "project folder")
+	host := fs.String("host", "", "listen host (default from config or HOST, else 0.0.0.0)")
+	port := fs.Int("port", -1, "listen port (default from config or PORT, else 1337)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	start := time.Now()
+	a, err := open(*dir, log)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close()
+	if *host != "" {
+		a.cfg.Host = *host
+	}
+	if *port >= 0 {
+		a.cfg.Port = *port
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(a.cfg.Host, strconv.Itoa(a.cfg.Port)))
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: a.http, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
+		IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	log.Info("stratum ready", "addr", ln.Addr().String(), "database", a.store.Dialect(),
+		"types", len(a.engine.Registry.Current().Schema.Types), "startup", time.Since(start).Round(time.Millisecond))
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Stop accepting, let requests in flight finish (bounded), then close
+	// the database: every write is one transaction, so none is half done.
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

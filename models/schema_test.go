@@ -1,0 +1,123 @@
+package models
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func blogDir() string {
+	_, f, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(f), "..", "examples", "blog")
+}
+
+func TestLoadBlogExample(t *testing.T) {
+	s, err := LoadDir(blogDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	art := s.Route("articles")
+	if art == nil || art.UID != "api::article.article" || !art.HasDraftAndPublish() {
+		t.Fatalf("articles route: %+v", art)
+	}
+	if g := s.Route("global"); g == nil || !g.IsSingle() {
+		t.Fatalf("single type global not routed by its singular name")
+	}
+	if s.Route("globals") != nil {
+		t.Fatalf("a single type must not be routed by its plural name")
+	}
+	// Attributes keep file order.
+	if art.Attributes[0].Name != "title" || art.Attributes[1].Name != "slug" {
+		t.Fatalf("attribute order lost: %s, %s", art.Attributes[0].Name, art.Attributes[1].Name)
+	}
+	refs := s.ReferencesTo("api::author.author")
+	if len(refs) != 1 || refs[0].Attr.Name != "author" {
+		t.Fatalf("references to author: %+v", refs)
+	}
+	if inv := s.Inverse(s.Type("api::author.author").Attr("articles")); inv == nil || inv.Name != "author" {
+		t.Fatalf("inverse of author.articles: %+v", inv)
+	}
+}
+
+func ct(t *testing.T, uid, body string) *ContentType {
+	t.Helper()
+	c, err := ParseContentType(uid, "src/api/x/content-types/x/schema.json", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+const okHead = `"kind":"collectionType","info":{"singularName":"thing","pluralName":"things"},`
+
+func TestBuildRefusesBadDefinitions(t *testing.T) {
+	tests := []struct {
+		name, attrs, wantAttr, want string
+	}{
+		{"unknown type", `"a":{"type":"strang"}`, "a", `unknown type "strang"`},
+		{"missing type", `"a":{}`, "a", `missing "type"`},
+		{"reserved id", `"id":{"type":"string"}`, "id", "reserved"},
+		{"reserved documentId", `"documentId":{"type":"string"}`, "documentId", "reserved"},
+		{"bad name", `"my-field":{"type":"string"}`, "my-field", "letters"},
+		{"missing target", `"r":{"type":"relation","relation":"manyToOne"}`, "r", `needs a "target"`},
+		{"unknown target", `"r":{"type":"relation","relation":"manyToOne","target":"api::nope.nope"}`, "r", "does not exist"},
+		{"unknown relation", `"r":{"type":"relation","relation":"sideways","target":"api::thing.thing"}`, "r", "unknown relation"},
+		{"enum empty", `"e":{"type":"enumeration","enum":[]}`, "e", "non-empty"},
+		{"default not in enum", `"e":{"type":"enumeration","enum":["a"],"default":"b"}`, "e", "enum"},
+		{"missing component", `"c":{"type":"component","component":"shared.nope"}`, "c", "does not exist"},
+		{"zone without components", `"z":{"type":"dynamiczone","components":[]}`, "z", "non-empty"},
+		{"min over max", `"n":{"type":"integer","min":5,"max":1}`, "n", "greater than max"},
+		{"bad regex", `"s":{"type":"string","regex":"("}`, "s", "regex"},
+		{"uid bad target", `"u":{"type":"uid","targetField":"nope"}`, "u", "targetField"},
+		{"wrong default type", `"n":{"type":"integer","default":"x"}`, "n", "default"},
+		{"mappedBy without back relation", `"r":{"type":"relation","relation":"oneToMany","target":"api::thing.thing","mappedBy":"nope"}`, "r", "mappedBy"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{`+tc.attrs+`}}`)
+			_, err := Build([]*ContentType{c}, nil)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			de, ok := err.(*DefinitionError)
+			if !ok || de.Attribute != tc.wantAttr || !strings.Contains(de.Message, tc.want) || !strings.Contains(err.Error(), "schema.json") {
+				t.Fatalf("got %v, want attribute %q and %q", err, tc.wantAttr, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildRefusesTypeLevelProblems(t *testing.T) {
+	a := ct(t, "api::a.a", `{"info":{"singularName":"post","pluralName":"posts"},"attributes":{}}`)
+	b := ct(t, "api::b.b", `{"info":{"singularName":"entry","pluralName":"posts"},"attributes":{}}`)
+	if _, err := Build([]*ContentType{a, b}, nil); err == nil || !strings.Contains(err.Error(), `"posts" is already used`) {
+		t.Fatalf("duplicate plural: %v", err)
+	}
+	same := ct(t, "api::c.c", `{"info":{"singularName":"x","pluralName":"x"},"attributes":{}}`)
+	if _, err := Build([]*ContentType{same}, nil); err == nil {
+		t.Fatal("singular == plural accepted")
+	}
+	badKind := ct(t, "api::d.d", `{"kind":"bag","info":{"singularName":"d","pluralName":"ds"},"attributes":{}}`)
+	if _, err := Build([]*ContentType{badKind}, nil); err == nil || !strings.Contains(err.Error(), "unknown kind") {
+		t.Fatalf("bad kind: %v", err)
+	}
+	table := ct(t, "api::e.e", `{"collectionName":"stratum_meta","info":{"singularName":"e","pluralName":"es"},"attributes":{}}`)
+	if _, err := Build([]*ContentType{table}, nil); err == nil || !strings.Contains(err.Error(), "reserved") {
+		t.Fatalf("system table name: %v", err)
+	}
+	if _, err := ParseContentType("api::f.f", "f.json", []byte(`{"attributes":{"a":{"type":"string"},"a":{"type":"text"}}}`)); err == nil {
+		t.Fatal("duplicate attribute accepted")
+	}
+	if _, err := ParseContentType("api::f.f", "f.json", []byte(`{"attributes":`)); err == nil || !strings.Contains(err.Error(), "f.json") {
+		t.Fatalf("broken JSON: %v", err)
+	}
+}
+
+func TestComponentCycle(t *testing.T) {
+	a, _ := ParseComponent("x.a", "x", "a.json", []byte(`{"attributes":{"b":{"type":"component","component":"x.b"}}}`))
+	b, _ := ParseComponent("x.b", "x", "b.json", []byte(`{"attributes":{"a":{"type":"component","component":"x.a"}}}`))
+	if _, err := Build(nil, []*Component{a, b}); err == nil || !strings.Contains(err.Error(), "contains itself") {
+		t.Fatalf("cycle: %v", err)
+	}
+}

@@ -1,0 +1,107 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// maxJSONDepth bounds nesting in bodies: deep enough for any real document
+// (blocks, components in components), shallow enough to cost nothing.
+const maxJSONDepth = 64
+
+func syntaxError(msg string) *engine.Error {
+	return &engine.Error{Kind: engine.KindSyntax, Message: msg}
+}
+
+// readData reads a `{"data": {...}}` body and returns data.
+func (s *Server) readData(c echo.Context) (map[string]any, error) {
+	r := c.Request()
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); ct != "" && (err != nil || (mt != "application/json" && !isJSONSuffix(mt))) {
+		return nil, &engine.Error{Kind: engine.KindUnsupportedMediaType,
+			Message: "Unsupported Media Type: send the body as application/json"}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "request entity too large"}
+		}
+		return nil, &engine.Error{Kind: engine.KindValidation, Message: "could not read the request body"}
+	}
+	missing := &engine.Error{Kind: engine.KindValidation, Message: `Missing "data" payload in the request body`}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, missing
+	}
+	if err := checkDepth(body); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var top any
+	if err := dec.Decode(&top); err != nil {
+		return nil, syntaxError(jsonMessage(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, syntaxError("Unexpected data after the JSON value")
+	}
+	obj, ok := top.(map[string]any)
+	if !ok {
+		if _, isArr := top.([]any); !isArr {
+			return nil, syntaxError("invalid JSON, only supports object and array")
+		}
+		return nil, missing
+	}
+	data, ok := obj["data"].(map[string]any)
+	if !ok {
+		return nil, missing
+	}
+	return data, nil
+}
+
+func isJSONSuffix(mt string) bool {
+	return len(mt) > 5 && mt[len(mt)-5:] == "+json"
+}
+
+// checkDepth refuses bodies nested deeper than maxJSONDepth before decoding.
+func checkDepth(b []byte) error {
+	depth, inStr, esc := 0, false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			depth++
+			if depth > maxJSONDepth {
+				return syntaxError("JSON nested too deeply")
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
+}
+
+func jsonMessage(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "Unexpected end of JSON input"
+	}
+	return err.Error()
+}

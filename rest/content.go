@@ -1,0 +1,261 @@
+package rest
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// collection resolves :name to a content-type of the current snapshot.
+func (s *Server) collection(c echo.Context) (engine.Collection, error) {
+	col, ok := s.engine.Route(c.Param("name"))
+	if !ok {
+		return col, engine.NotFound()
+	}
+	return col, nil
+}
+
+func (s *Server) query(c echo.Context) (*engine.Query, error) {
+	tree, err := parseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return nil, err
+	}
+	return parseContentQuery(tree)
+}
+
+func format(c echo.Context) engine.Format {
+	if c.Request().Header.Get("Strapi-Response-Format") == "v4" {
+		return engine.FormatV4
+	}
+	return engine.FormatV5
+}
+
+func writeOptions(q *engine.Query) engine.WriteOptions {
+	return engine.WriteOptions{Status: q.Status, Locale: q.Locale}
+}
+
+// GET /api/:name: a collection's list, or a single type's document.
+func (s *Server) list(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if col.Type.IsSingle() {
+		doc, err := s.engine.FindSingle(ctx, principal(c), col, q)
+		if err != nil {
+			return err
+		}
+		return writeDoc(c, http.StatusOK, doc)
+	}
+	res, err := s.engine.Find(ctx, principal(c), col, q)
+	if err != nil {
+		return err
+	}
+	return writeList(c, res)
+}
+
+// GET /api/:plural/:documentId
+func (s *Server) findOne(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if col.Type.IsSingle() {
+		return engine.NotFound()
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	doc, err := s.engine.FindOne(c.Request().Context(), principal(c), col, c.Param("documentId"), q)
+	if err != nil {
+		return err
+	}
+	return writeDoc(c, http.StatusOK, doc)
+}
+
+// POST /api/:plural
+func (s *Server) create(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if col.Type.IsSingle() {
+		c.Set("allow", "GET, PUT, DELETE")
+		return s.methodNotAllowed(c)
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	if !principal(c).Can(col.Type.Action("create")) {
+		return engine.Forbidden() // before reading a body nobody may send
+	}
+	data, err := s.readData(c)
+	if err != nil {
+		return err
+	}
+	doc, err := s.engine.Create(c.Request().Context(), principal(c), col, data, writeOptions(q))
+	if err != nil {
+		return err
+	}
+	return writeDoc(c, http.StatusCreated, doc)
+}
+
+// PUT /api/:plural/:documentId
+func (s *Server) update(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if col.Type.IsSingle() {
+		return engine.NotFound()
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	if !principal(c).Can(col.Type.Action("update")) {
+		return engine.Forbidden()
+	}
+	data, err := s.readData(c)
+	if err != nil {
+		return err
+	}
+	doc, err := s.engine.Update(c.Request().Context(), principal(c), col, c.Param("documentId"), data, writeOptions(q))
+	if err != nil {
+		return err
+	}
+	return writeDoc(c, http.StatusOK, doc)
+}
+
+// DELETE /api/:plural/:documentId
+func (s *Server) delete(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if col.Type.IsSingle() {
+		return engine.NotFound()
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	if err := s.engine.Delete(c.Request().Context(), principal(c), col, c.Param("documentId"), writeOptions(q)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// PUT /api/:singular: create or update the single type's document.
+func (s *Server) putSingle(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if !col.Type.IsSingle() {
+		c.Set("allow", "GET, POST")
+		return s.methodNotAllowed(c)
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	if !principal(c).Can(col.Type.Action("update")) {
+		return engine.Forbidden()
+	}
+	data, err := s.readData(c)
+	if err != nil {
+		return err
+	}
+	doc, err := s.engine.PutSingle(c.Request().Context(), principal(c), col, data, writeOptions(q))
+	if err != nil {
+		return err
+	}
+	return writeDoc(c, http.StatusOK, doc)
+}
+
+// DELETE /api/:singular
+func (s *Server) deleteSingle(c echo.Context) error {
+	col, err := s.collection(c)
+	if err != nil {
+		return err
+	}
+	if !col.Type.IsSingle() {
+		c.Set("allow", "GET, POST")
+		return s.methodNotAllowed(c)
+	}
+	q, err := s.query(c)
+	if err != nil {
+		return err
+	}
+	if err := s.engine.DeleteSingle(c.Request().Context(), principal(c), col, writeOptions(q)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+func writeDoc(c echo.Context, status int, d *engine.Document) error {
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], `{"data":`...)
+	b = d.AppendJSON(b, format(c))
+	b = append(b, `,"meta":{}}`...)
+	err := c.Blob(status, echo.MIMEApplicationJSON, b)
+	*bp = b
+	bufPool.Put(bp)
+	return err
+}
+
+func writeList(c echo.Context, res *engine.Result) error {
+	bp := bufPool.Get().(*[]byte)
+	b := append((*bp)[:0], `{"data":[`...)
+	f := format(c)
+	for i, d := range res.Docs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = d.AppendJSON(b, f)
+	}
+	b = append(b, `],"meta":{"pagination":`...)
+	b = appendPagination(b, &res.Meta)
+	b = append(b, `}}`...)
+	err := c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+	*bp = b
+	bufPool.Put(bp)
+	return err
+}
+
+func appendPagination(b []byte, m *engine.PageMeta) []byte {
+	if m.OffsetMode {
+		b = append(b, `{"start":`...)
+		b = strconv.AppendInt(b, int64(m.Start), 10)
+		b = append(b, `,"limit":`...)
+		b = strconv.AppendInt(b, int64(m.Limit), 10)
+	} else {
+		b = append(b, `{"page":`...)
+		b = strconv.AppendInt(b, int64(m.Page), 10)
+		b = append(b, `,"pageSize":`...)
+		b = strconv.AppendInt(b, int64(m.PageSize), 10)
+		if m.WithCount {
+			b = append(b, `,"pageCount":`...)
+			b = strconv.AppendInt(b, int64(m.PageCount), 10)
+		}
+	}
+	if m.WithCount {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, m.Total, 10)
+	}
+	return append(b, '}')
+}

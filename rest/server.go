@@ -1,0 +1,107 @@
+// Package rest serves the Strapi 5 REST contract: echo handlers that parse
+// requests into the engine's query model and write Strapi's envelopes.
+package rest
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// Config holds the HTTP settings of the content API.
+type Config struct {
+	Prefix       string // "/api"
+	MaxBodyBytes int64  // JSON body limit, 1 MiB by default
+	MaxQueryLen  int    // raw query string limit
+}
+
+// Server is the REST layer over an engine.
+type Server struct {
+	cfg    Config
+	engine *engine.Engine
+	auth   auth.Authenticator
+	log    *slog.Logger
+}
+
+// New builds the echo instance with every route of the content API.
+func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *echo.Echo {
+	if cfg.Prefix == "" {
+		cfg.Prefix = "/api"
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.MaxQueryLen <= 0 {
+		cfg.MaxQueryLen = 16 << 10
+	}
+	s := &Server{cfg: cfg, engine: e, auth: a, log: log}
+	ec := echo.New()
+	ec.HideBanner, ec.HidePort = true, true
+	ec.HTTPErrorHandler = errorHandler(log)
+	ec.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true,
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
+			return err
+		}}))
+	ec.GET("/_health", s.health)
+
+	// Types are looked up per request in the current registry snapshot, so
+	// content-types added while serving need no new routes.
+	g := ec.Group(strings.TrimRight(cfg.Prefix, "/"), s.authenticate, s.limitQuery)
+	g.GET("/:name", s.list)
+	g.POST("/:name", s.create)
+	g.PUT("/:name", s.putSingle)
+	g.DELETE("/:name", s.deleteSingle)
+	g.GET("/:name/:documentId", s.findOne)
+	g.PUT("/:name/:documentId", s.update)
+	g.DELETE("/:name/:documentId", s.delete)
+	for _, p := range []string{"/:name", "/:name/:documentId"} {
+		g.Match([]string{http.MethodPatch, http.MethodOptions, http.MethodHead}, p, s.methodNotAllowed)
+	}
+	ec.RouteNotFound("/*", func(echo.Context) error { return engine.NotFound() })
+	return ec
+}
+
+func (s *Server) health(c echo.Context) error {
+	if err := s.engine.Ping(c.Request().Context()); err != nil {
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+const principalKey = "principal"
+
+func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		p, err := s.auth.Authenticate(c.Request())
+		if err != nil {
+			return err
+		}
+		c.Set(principalKey, p)
+		return next(c)
+	}
+}
+
+func (s *Server) limitQuery(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if len(c.Request().URL.RawQuery) > s.cfg.MaxQueryLen {
+			return engine.Errorf(engine.KindValidation, "The query string is too long (at most %d bytes)", s.cfg.MaxQueryLen)
+		}
+		return next(c)
+	}
+}
+
+func principal(c echo.Context) engine.Access {
+	p, _ := c.Get(principalKey).(*auth.Principal)
+	return p
+}
+
+func (s *Server) methodNotAllowed(c echo.Context) error {
+	return &engine.Error{Kind: engine.KindMethodNotAllowed, Message: "Method Not Allowed"}
+}
