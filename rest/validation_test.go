@@ -1,0 +1,254 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// TestAttributeValidation sends one bad value per attribute rule and checks
+// Strapi's ValidationError shape, the path, and that nothing was written.
+func TestAttributeValidation(t *testing.T) {
+	long := strings.Repeat("x", 121)
+	cases := []struct {
+		name  string
+		field string
+		value any
+		msg   string
+	}{
+		{"string type", "title", 12, "must be a `string` type"},
+		{"maxLength", "title", long, "at most 120 characters"},
+		{"text maxLength", "summary", strings.Repeat("y", 501), "at most 500"},
+		{"email", "contactEmail", "not-an-email", "valid email"},
+		{"uid format", "slug", "has spaces", "must match"},
+		{"enumeration", "kind", "gossip", "one of the following values"},
+		{"integer type", "views", "abc", "integer"},
+		{"integer fraction", "views", 1.5, "integer"},
+		{"integer min", "views", -1, "greater than or equal to 0"},
+		{"biginteger", "shares", "12x", "integer"},
+		{"float max", "rating", 6, "less than or equal to 5"},
+		{"float type", "rating", true, "number"},
+		{"decimal", "price", "cheap", "number"},
+		{"date", "publishDate", "2024-13-40", "valid date"},
+		{"time", "publishTime", "25:00", "valid time"},
+		{"datetime", "scheduledAt", "yesterday", "datetime"},
+		{"boolean", "featured", "maybe", "boolean"},
+		{"blocks", "content", "plain text", "array of blocks"},
+		{"blocks item", "content", []any{map[string]any{"children": []any{}}}, "type"},
+		{"component object", "seo", "x", "must be an object"},
+		{"component required field", "seo", map[string]any{"metaDescription": "d"}, "metaTitle must be defined."},
+		{"repeatable max", "quotes", make([]any, 11), "at most 10"},
+		{"zone unknown component", "blocks", []any{map[string]any{"__component": "shared.nope"}}, "__component must be one of"},
+		{"relation unknown target", "author", "zzzzzzzzzzzzzzzzzzzzzzzz", "not found"},
+		{"relation bad reference", "tags", []any{true}, "invalid relation reference"},
+	}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				data := map[string]any{"title": "Valid", c.field: c.value}
+				r := e.Do("POST", "/api/articles", map[string]any{"data": data})
+				if r.Status != 400 || r.ErrorName() != "ValidationError" {
+					t.Fatalf("%d %s", r.Status, r.Body)
+				}
+				if !strings.Contains(string(r.Body), c.msg) {
+					t.Fatalf("message should mention %q: %s", c.msg, r.Body)
+				}
+				errs := r.JSON["error"].(map[string]any)["details"].(map[string]any)["errors"].([]any)
+				path := errs[0].(map[string]any)["path"].([]any)
+				if path[0] != c.field {
+					t.Fatalf("path %v, want %s first", path, c.field)
+				}
+			})
+		}
+		if l := e.Do("GET", "/api/articles?status=draft", nil); len(l.List()) != 0 {
+			t.Fatalf("a refused write left documents: %s", l.Body)
+		}
+	})
+}
+
+func TestAttributeValuesStoredAndReturned(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		data := map[string]any{
+			"title": "All Types", "summary": "s", "body": "# md", "contactEmail": "a@b.co",
+			"content":   []any{map[string]any{"type": "paragraph", "children": []any{map[string]any{"type": "text", "text": "hi"}}}},
+			"views":     "12", // numeric strings are accepted, as Strapi does
+			"shares":    "9007199254740993",
+			"rating":    4.5,
+			"price":     "19.99",
+			"publishDate": "2024-02-29", "publishTime": "08:30", "scheduledAt": "2024-03-01T10:00:00+02:00",
+			"featured": "true", "metadata": map[string]any{"nested": []any{1, "two"}},
+			"secretNote": "hidden",
+		}
+		r := e.Do("POST", "/api/articles", map[string]any{"data": data})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		testenv.Golden(t, "article_all_types", r.Body)
+		d := r.Data()
+		checks := map[string]any{"views": 12.0, "shares": "9007199254740993", "publishTime": "08:30:00.000",
+			"scheduledAt": "2024-03-01T08:00:00.000Z", "featured": true, "kind": "news", "slug": "all-types"}
+		for k, want := range checks {
+			if d[k] != want {
+				t.Errorf("%s = %#v, want %#v", k, d[k], want)
+			}
+		}
+		if _, ok := d["secretNote"]; ok {
+			t.Error("private attribute returned")
+		}
+		// The private value is kept: a fields selection cannot reach it either.
+		if r := e.Do("GET", "/api/articles?fields=secretNote", nil); r.Status != 400 {
+			t.Errorf("private field selectable: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+func TestUniqueAndUID(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		if r := e.Do("POST", "/api/categories", map[string]any{"data": map[string]any{"name": "Go"}}); r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/api/categories", map[string]any{"data": map[string]any{"name": "Go"}})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "This attribute must be unique") {
+			t.Fatalf("duplicate unique: %d %s", r.Status, r.Body)
+		}
+		// uid derived from targetField stays unique.
+		a := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Same Title"}})
+		b := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Same Title"}})
+		if a.Data()["slug"] != "same-title" || b.Data()["slug"] != "same-title-1" {
+			t.Fatalf("uids: %v, %v", a.Data()["slug"], b.Data()["slug"])
+		}
+		// Drafts are not checked for uniqueness (Strapi), publishing is.
+		d := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "A", "email": "x@y.z"}})
+		if d.Status != 201 {
+			t.Fatalf("%d %s", d.Status, d.Body)
+		}
+		dup := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "B", "email": "x@y.z"}})
+		if dup.Status != 400 {
+			t.Fatalf("unique email: %d %s", dup.Status, dup.Body)
+		}
+	})
+}
+
+func TestConcurrentUniqueWrites(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		const n = 8
+		codes := make(chan int, n)
+		for i := 0; i < n; i++ {
+			go func() {
+				r := e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "race"}})
+				codes <- r.Status
+			}()
+		}
+		created := 0
+		for i := 0; i < n; i++ {
+			switch c := <-codes; c {
+			case 201:
+				created++
+			case 400:
+			default:
+				t.Errorf("unexpected status %d", c)
+			}
+		}
+		if created != 1 {
+			t.Fatalf("%d documents created with one unique name", created)
+		}
+		r := e.Do("GET", "/api/tags?filters[name][$eq]=race", nil)
+		if n := len(r.List()); n != 1 {
+			t.Fatalf("%d stored", n)
+		}
+	})
+}
+
+func TestComponentsAndZones(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{
+			"title":  "With parts",
+			"seo":    map[string]any{"metaTitle": "SEO"},
+			"quotes": []any{map[string]any{"body": "one"}, map[string]any{"body": "two"}},
+			"blocks": []any{map[string]any{"__component": "shared.quote", "body": "q"}, map[string]any{"__component": "shared.rich-text", "body": "r"}},
+		}})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		id := r.Data()["documentId"].(string)
+		got := e.Do("GET", "/api/articles/"+id+"?populate[seo]=true&populate[quotes]=true&populate[blocks]=*", nil)
+		if got.Status != 200 {
+			t.Fatalf("%d %s", got.Status, got.Body)
+		}
+		testenv.Golden(t, "article_components", got.Body)
+		quotes := got.Data()["quotes"].([]any)
+		firstID := quotes[0].(map[string]any)["id"]
+		// Update the first quote in place by id, drop the second, add a new one.
+		upd := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{
+			"quotes": []any{map[string]any{"id": firstID, "title": "kept"}, map[string]any{"body": "three"}},
+		}})
+		if upd.Status != 200 {
+			t.Fatalf("%d %s", upd.Status, upd.Body)
+		}
+		got = e.Do("GET", "/api/articles/"+id+"?populate=quotes", nil)
+		q := got.Data()["quotes"].([]any)
+		q0, q1 := q[0].(map[string]any), q[1].(map[string]any)
+		if len(q) != 2 || q0["id"] != firstID || q0["body"] != "one" || q0["title"] != "kept" || q1["body"] != "three" || q1["id"] == firstID {
+			t.Fatalf("component update by id: %s", got.Body)
+		}
+		bad := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{"quotes": []any{map[string]any{"id": 9999, "body": "x"}}}})
+		if bad.Status != 400 {
+			t.Fatalf("unknown component id: %d %s", bad.Status, bad.Body)
+		}
+		// Not populated: components are absent.
+		plain := e.Do("GET", "/api/articles/"+id, nil)
+		if _, ok := plain.Data()["seo"]; ok {
+			t.Fatal("component returned without populate")
+		}
+		var raw map[string]json.RawMessage
+		_ = json.Unmarshal(plain.Body, &raw)
+	})
+}
+
+func TestRelationsWriteAndPopulate(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		author := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Ada"}}).Data()
+		t1 := e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "one"}}).Data()
+		t2 := e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "two"}}).Data()
+		r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{
+			"title": "Linked", "author": author["documentId"], "tags": []any{t2["documentId"], t1["id"]},
+		}})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		id := r.Data()["documentId"].(string)
+		got := e.Do("GET", "/api/articles/"+id+"?populate[author]=true&populate[tags][fields][0]=name", nil)
+		testenv.Golden(t, "article_relations", got.Body)
+		tags := got.Data()["tags"].([]any)
+		if len(tags) != 2 || tags[0].(map[string]any)["name"] != "two" || tags[1].(map[string]any)["name"] != "one" {
+			t.Fatalf("order kept: %s", got.Body)
+		}
+		// connect with a position, disconnect.
+		upd := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{
+			"tags": map[string]any{"disconnect": []any{t2["documentId"]}, "connect": []any{map[string]any{"documentId": t2["documentId"], "position": map[string]any{"start": true}}}},
+		}})
+		if upd.Status != 200 {
+			t.Fatalf("%d %s", upd.Status, upd.Body)
+		}
+		// The inverse side is read through the owner.
+		inv := e.Do("GET", "/api/authors/"+author["documentId"].(string)+"?populate=articles", nil)
+		arts := inv.Data()["articles"].([]any)
+		if len(arts) != 1 || arts[0].(map[string]any)["title"] != "Linked" {
+			t.Fatalf("inverse populate: %s", inv.Body)
+		}
+		// Deleting a target removes the references to it.
+		e.Do("DELETE", "/api/authors/"+author["documentId"].(string), nil)
+		after := e.Do("GET", "/api/articles/"+id+"?populate=author", nil)
+		if after.Data()["author"] != nil {
+			t.Fatalf("dangling relation: %s", after.Body)
+		}
+	})
+}
