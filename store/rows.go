@@ -54,11 +54,13 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 		return 0, err
 	}
 	var n int64
+	s.statements.Add(1)
 	err = s.read.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quote(ct.Table())+" t0 WHERE "+where, c.args...).Scan(&n)
 	return n, err
 }
 
 func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
+	s.statements.Add(1)
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -141,6 +143,12 @@ type txn struct {
 	ctx context.Context
 }
 
+// count notes one statement and returns the transaction to run it on.
+func (t *txn) count() *sql.Tx {
+	t.s.statements.Add(1)
+	return t.tx
+}
+
 func (t *txn) ph(n int) string { return t.s.d.Placeholder(n) }
 
 func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Version) (*engine.Row, error) {
@@ -149,7 +157,7 @@ func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Ve
 	if t.s.d.Name() == "postgres" {
 		q += " FOR UPDATE"
 	}
-	r, err := t.s.scan(t.tx.QueryRowContext(t.ctx, q, documentID, locale), true)
+	r, err := t.s.scan(t.count().QueryRowContext(t.ctx, q, documentID, locale), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -166,7 +174,7 @@ func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
 	}
 	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, extra) VALUES (" +
 		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ") RETURNING id"
-	return t.tx.QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
+	return t.count().QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
 		string(r.Data), string(r.Extra)).Scan(&r.ID)
 }
 
@@ -177,7 +185,7 @@ func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
 	}
 	q := "UPDATE " + quote(ct.Table()) + " SET published_at = " + t.ph(1) + ", updated_at = " + t.ph(2) +
 		", data = " + t.ph(3) + ", extra = " + t.ph(4) + " WHERE id = " + t.ph(5)
-	_, err := t.tx.ExecContext(t.ctx, q, pub, t.s.d.Time(r.UpdatedAt), string(r.Data), string(r.Extra), r.ID)
+	_, err := t.count().ExecContext(t.ctx, q, pub, t.s.d.Time(r.UpdatedAt), string(r.Data), string(r.Extra), r.ID)
 	return err
 }
 
@@ -188,7 +196,7 @@ func (t *txn) Delete(ct *models.ContentType, documentID, locale string, v engine
 		q += " AND locale = " + t.ph(2)
 		args = append(args, locale)
 	}
-	res, err := t.tx.ExecContext(t.ctx, q, args...)
+	res, err := t.count().ExecContext(t.ctx, q, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -201,7 +209,7 @@ func (t *txn) Taken(ct *models.ContentType, a *models.Attribute, value any, loca
 		t.s.d.JSONText("t0."+engine.Column(a), a.Name) + ") = " + t.ph(1) + " AND t0.locale = " + t.ph(2) +
 		" AND t0.document_id <> " + t.ph(3) + " LIMIT 1"
 	var one int
-	err := t.tx.QueryRowContext(t.ctx, q, uniqueText(t.s.d, value), locale, documentID).Scan(&one)
+	err := t.count().QueryRowContext(t.ctx, q, uniqueText(t.s.d, value), locale, documentID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -236,7 +244,7 @@ func (t *txn) Exists(ct *models.ContentType, ids []string) (map[string]bool, err
 	for i, id := range ids {
 		ph[i], args[i] = t.ph(i+1), id
 	}
-	rows, err := t.tx.QueryContext(t.ctx, "SELECT DISTINCT document_id FROM "+quote(ct.Table())+" WHERE document_id IN ("+strings.Join(ph, ", ")+")", args...)
+	rows, err := t.count().QueryContext(t.ctx, "SELECT DISTINCT document_id FROM "+quote(ct.Table())+" WHERE document_id IN ("+strings.Join(ph, ", ")+")", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -267,13 +275,13 @@ func (t *txn) RemoveReference(ref models.Reference, documentID string) error {
 		q = "UPDATE " + tbl + " SET extra = json_set(extra, " + lit("$."+a.Name) + ", json((SELECT json_group_array(value) FROM json_each(" + tbl +
 			".extra, " + lit("$."+a.Name) + ") WHERE value <> ?1))) WHERE EXISTS (SELECT 1 FROM json_each(" + tbl + ".extra, " + lit("$."+a.Name) + ") WHERE value = ?1)"
 	}
-	_, err := t.tx.ExecContext(t.ctx, q, documentID)
+	_, err := t.count().ExecContext(t.ctx, q, documentID)
 	return err
 }
 
 func (t *txn) FirstDocumentID(ct *models.ContentType) (string, error) {
 	var id string
-	err := t.tx.QueryRowContext(t.ctx, "SELECT document_id FROM "+quote(ct.Table())+" ORDER BY id LIMIT 1").Scan(&id)
+	err := t.count().QueryRowContext(t.ctx, "SELECT document_id FROM "+quote(ct.Table())+" ORDER BY id LIMIT 1").Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -282,7 +290,7 @@ func (t *txn) FirstDocumentID(ct *models.ContentType) (string, error) {
 
 func (t *txn) Meta(key string) (string, bool, error) {
 	var v string
-	err := t.tx.QueryRowContext(t.ctx, "SELECT value FROM stratum_meta WHERE key = "+t.ph(1), key).Scan(&v)
+	err := t.count().QueryRowContext(t.ctx, "SELECT value FROM stratum_meta WHERE key = "+t.ph(1), key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -290,7 +298,7 @@ func (t *txn) Meta(key string) (string, bool, error) {
 }
 
 func (t *txn) SetMeta(key, value string) error {
-	_, err := t.tx.ExecContext(t.ctx, "INSERT INTO stratum_meta (key, value) VALUES ("+t.ph(1)+", "+t.ph(2)+
+	_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_meta (key, value) VALUES ("+t.ph(1)+", "+t.ph(2)+
 		") ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value)
 	return err
 }
@@ -305,7 +313,7 @@ func (t *txn) DocumentIDs(ct *models.ContentType, ids []int64) (map[int64]string
 	for i, id := range ids {
 		ph[i], args[i] = t.ph(i+1), id
 	}
-	rows, err := t.tx.QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE id IN ("+strings.Join(ph, ", ")+")", args...)
+	rows, err := t.count().QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE id IN ("+strings.Join(ph, ", ")+")", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -325,6 +333,6 @@ func (t *txn) Lock(ct *models.ContentType) error {
 	if t.s.d.Name() != "postgres" {
 		return nil // SQLite has one writer connection: writes are already serial
 	}
-	_, err := t.tx.ExecContext(t.ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", ct.Table())
+	_, err := t.count().ExecContext(t.ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", ct.Table())
 	return err
 }

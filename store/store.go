@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -32,7 +33,13 @@ type Store struct {
 	write *sql.DB
 	// writeG is the GORM handle on the write pool (SQLite) or gdb.
 	writeG *gorm.DB
+	// statements counts the SQL statements run for documents, so tests and
+	// benchmarks can check how many queries a request costs.
+	statements atomic.Int64
 }
+
+// Statements is the number of document SQL statements run so far.
+func (s *Store) Statements() int64 { return s.statements.Load() }
 
 var _ engine.Backend = (*Store)(nil)
 

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
@@ -55,8 +56,12 @@ func Golden(t testing.TB, name string, body []byte) {
 	if err := json.Unmarshal(body, &v); err != nil {
 		t.Fatalf("golden %s: body is not JSON: %s", name, body)
 	}
-	got, _ := json.MarshalIndent(normalize(v, ""), "", "  ")
-	got = append(got, '\n')
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(normalize(v, ""))
+	got := buf.Bytes()
 	path := filepath.Join("testdata", name+".json")
 	if *update {
 		_ = os.MkdirAll(filepath.Dir(path), 0o755)
