@@ -74,11 +74,11 @@ func TestAttributeValuesStoredAndReturned(t *testing.T) {
 		e := open(t, db)
 		data := map[string]any{
 			"title": "All Types", "summary": "s", "body": "# md", "contactEmail": "a@b.co",
-			"content":   []any{map[string]any{"type": "paragraph", "children": []any{map[string]any{"type": "text", "text": "hi"}}}},
-			"views":     "12", // numeric strings are accepted, as Strapi does
-			"shares":    "9007199254740993",
-			"rating":    4.5,
-			"price":     "19.99",
+			"content":     []any{map[string]any{"type": "paragraph", "children": []any{map[string]any{"type": "text", "text": "hi"}}}},
+			"views":       "12", // numeric strings are accepted, as Strapi does
+			"shares":      "9007199254740993",
+			"rating":      4.5,
+			"price":       "19.99",
 			"publishDate": "2024-02-29", "publishTime": "08:30", "scheduledAt": "2024-03-01T10:00:00+02:00",
 			"featured": "true", "metadata": map[string]any{"nested": []any{1, "two"}},
 			"secretNote": "hidden",

@@ -1,0 +1,166 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// seedTags creates n tags named tag-00, tag-01, ...
+func seedTags(t *testing.T, e *testenv.Env, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		if r := e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": fmt.Sprintf("tag-%02d", i)}}); r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	}
+}
+
+func TestListIsOneQueryPlusCount(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		seedTags(t, e, 30)
+		for i := 0; i < 30; i++ {
+			e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": fmt.Sprintf("A %d", i)}})
+			e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": fmt.Sprintf("Au %d", i)}})
+		}
+		for _, path := range []string{"/api/tags", "/api/articles", "/api/authors", "/api/categories",
+			"/api/articles?filters[title][$contains]=A&sort=views:desc"} {
+			before := e.Store.Statements()
+			r := e.Do("GET", path, nil)
+			if r.Status != 200 {
+				t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+			}
+			if n := e.Store.Statements() - before; n != 2 {
+				t.Errorf("%s ran %d statements, want 2 (one SELECT, one COUNT)", path, n)
+			}
+		}
+		before := e.Store.Statements()
+		e.Do("GET", "/api/tags?pagination[withCount]=false", nil)
+		if n := e.Store.Statements() - before; n != 1 {
+			t.Errorf("withCount=false ran %d statements, want 1", n)
+		}
+	})
+}
+
+func TestPagination(t *testing.T) {
+	cases := []struct {
+		query string
+		count int
+		meta  map[string]float64
+		first string
+	}{
+		{"", 25, map[string]float64{"page": 1, "pageSize": 25, "pageCount": 2, "total": 30}, "tag-00"},
+		{"pagination[page]=2&pagination[pageSize]=10", 10, map[string]float64{"page": 2, "pageSize": 10, "pageCount": 3, "total": 30}, "tag-10"},
+		{"pagination[page]=2", 5, map[string]float64{"page": 2, "pageSize": 25, "pageCount": 2, "total": 30}, "tag-25"},
+		{"pagination[page]=0&pagination[pageSize]=0", 1, map[string]float64{"page": 1, "pageSize": 1, "pageCount": 30, "total": 30}, "tag-00"},
+		{"pagination[start]=5&pagination[limit]=3", 3, map[string]float64{"start": 5, "limit": 3, "total": 30}, "tag-05"},
+		{"pagination[start]=28", 2, map[string]float64{"start": 28, "limit": 25, "total": 30}, "tag-28"},
+		{"pagination[limit]=500", 30, map[string]float64{"start": 0, "limit": 100, "total": 30}, "tag-00"},
+		{"pagination[limit]=-1", 30, map[string]float64{"start": 0, "limit": 100, "total": 30}, "tag-00"},
+		{"pagination[pageSize]=7&pagination[withCount]=false", 7, map[string]float64{"page": 1, "pageSize": 7}, "tag-00"},
+		{"sort=name:desc", 25, map[string]float64{"page": 1, "pageSize": 25, "pageCount": 2, "total": 30}, "tag-29"},
+		{"sort[0]=name:DESC&pagination[pageSize]=2", 2, map[string]float64{"page": 1, "pageSize": 2, "pageCount": 15, "total": 30}, "tag-29"},
+		{"filters[name][$in][0]=tag-03&filters[name][$in][1]=tag-04", 2, map[string]float64{"page": 1, "pageSize": 25, "pageCount": 1, "total": 2}, "tag-03"},
+		{"filters[$or][0][name][$eq]=tag-07&filters[$or][1][name][$endsWith]=9", 4, map[string]float64{"page": 1, "pageSize": 25, "pageCount": 1, "total": 4}, "tag-07"},
+		{"_=cachebuster&unknown=1", 25, map[string]float64{"page": 1, "pageSize": 25, "pageCount": 2, "total": 30}, "tag-00"},
+	}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		seedTags(t, e, 30)
+		for _, c := range cases {
+			t.Run(c.query, func(t *testing.T) {
+				r := e.Do("GET", "/api/tags?"+c.query, nil)
+				if r.Status != 200 {
+					t.Fatalf("%d %s", r.Status, r.Body)
+				}
+				list := r.List()
+				if len(list) != c.count {
+					t.Fatalf("%d documents, want %d", len(list), c.count)
+				}
+				if list[0]["name"] != c.first {
+					t.Fatalf("first %v, want %s", list[0]["name"], c.first)
+				}
+				p := r.JSON["meta"].(map[string]any)["pagination"].(map[string]any)
+				if len(p) != len(c.meta) {
+					t.Fatalf("pagination %v, want %v", p, c.meta)
+				}
+				for k, v := range c.meta {
+					if p[k] != v {
+						t.Fatalf("pagination %v, want %v", p, c.meta)
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestFieldsSelection(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Pick", "views": 3}})
+		r := e.Do("GET", "/api/articles?fields[0]=title&fields[1]=views", nil)
+		d := r.List()[0]
+		if len(d) != 4 || d["title"] != "Pick" || d["views"] != 3.0 || d["id"] == nil || d["documentId"] == nil {
+			t.Fatalf("fields: %s", r.Body)
+		}
+		r = e.Do("GET", "/api/articles?fields=title,publishedAt", nil)
+		if d := r.List()[0]; len(d) != 4 || d["publishedAt"] == nil {
+			t.Fatalf("fields with a system field: %s", r.Body)
+		}
+	})
+}
+
+func TestFilterValues(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		for i, a := range []map[string]any{
+			{"title": "Alpha", "views": 10, "rating": 1.5, "featured": true, "publishDate": "2024-01-01", "shares": "10"},
+			{"title": "beta", "views": 200, "rating": 4.0, "featured": false, "publishDate": "2024-06-01", "shares": "9000000000"},
+			{"title": "Gamma 100%", "views": 3000, "featured": false, "publishDate": "2025-01-01"},
+		} {
+			if r := e.Do("POST", "/api/articles", map[string]any{"data": a}); r.Status != 201 {
+				t.Fatalf("%d: %d %s", i, r.Status, r.Body)
+			}
+		}
+		cases := map[string]int{
+			"filters[views][$gt]=100":                                         2,
+			"filters[views][$gte]=200&filters[views][$lt]=3000":               1,
+			"filters[views][$between][0]=10&filters[views][$between][1]=200":  2,
+			"filters[rating][$null]=true":                                     1,
+			"filters[rating][$notNull]=true":                                  2,
+			"filters[featured][$eq]=true":                                     1,
+			"filters[publishDate][$gte]=2024-06-01":                           2,
+			"filters[shares][$gt]=100":                                        1,
+			"filters[title][$eqi]=ALPHA":                                      1,
+			"filters[title][$containsi]=A":                                    3,
+			"filters[title][$contains]=a":                                     3,
+			"filters[title][$contains]=A":                                     1,
+			"filters[title][$startsWithi]=b":                                  1,
+			"filters[title][$endsWith]=" + url.QueryEscape("100%"):            1,
+			"filters[title][$contains]=" + url.QueryEscape("%"):               1,
+			"filters[title][$notContainsi]=a":                                 0,
+			"filters[$not][title][$eq]=Alpha":                                 2,
+			"filters[title][$not][$eq]=Alpha":                                 2,
+			"filters[title][$ne]=Alpha":                                       2,
+			"filters[title][$notIn][0]=Alpha&filters[title][$notIn][1]=beta":  1,
+			"filters[id][$gt]=0":                                              3,
+			"filters[createdAt][$gt]=2000-01-01T00:00:00.000Z":                3,
+			"filters[publishedAt][$notNull]=true":                             3,
+			"filters[seo][metaTitle][$null]=true":                             3,
+			"filters[$and][0][views][$gt]=5&filters[$and][1][featured]=false": 2,
+		}
+		for q, want := range cases {
+			r := e.Do("GET", "/api/articles?"+q, nil)
+			if r.Status != 200 {
+				t.Errorf("%s: %d %s", q, r.Status, r.Body)
+				continue
+			}
+			if got := len(r.List()); got != want {
+				t.Errorf("%s: %d documents, want %d", q, got, want)
+			}
+		}
+	})
+}
