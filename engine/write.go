@@ -161,7 +161,7 @@ func (e *Engine) write(ctx context.Context, c Collection, data map[string]any, f
 	if errors.Is(err, ErrUniqueViolation) {
 		var fe FieldErrors
 		for _, a := range c.Type.Attributes {
-			if a.Unique {
+			if a.IsUnique() {
 				if v, ok := data[a.Name]; ok {
 					fe.Add([]string{a.Name}, v, "This attribute must be unique")
 				}
@@ -759,7 +759,7 @@ func (w *writer) checkRequired(attrs []*models.Attribute, m map[string]any, pref
 
 func (w *writer) checkUnique(m map[string]any) error {
 	for _, a := range w.ct.Attributes {
-		if !a.Unique || !a.IsScalar() {
+		if !a.IsUnique() || !a.IsScalar() {
 			continue
 		}
 		v, ok := m[a.Name]

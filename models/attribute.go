@@ -156,6 +156,10 @@ func (a *Attribute) IsToMany() bool {
 // carrying `mappedBy` is derived from the other side by a reverse lookup.
 func (a *Attribute) IsOwner() bool { return a.Type == TypeRelation && a.MappedBy == "" }
 
+// IsUnique reports whether values must differ between documents: declared
+// unique, or a uid (which Strapi always keeps unique).
+func (a *Attribute) IsUnique() bool { return a.Unique || a.Type == TypeUID }
+
 // IsHidden reports whether the attribute never appears in responses.
 func (a *Attribute) IsHidden() bool { return a.Private || a.Type == TypePassword }
 

@@ -252,3 +252,19 @@ func TestRelationsWriteAndPopulate(t *testing.T) {
 		}
 	})
 }
+
+func TestUIDIsUnique(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "One", "slug": "taken"}})
+		r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Two", "slug": "taken"}})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "must be unique") {
+			t.Fatalf("duplicate uid: %d %s", r.Status, r.Body)
+		}
+		// Updating a document with its own uid is fine.
+		id := e.Do("GET", "/api/articles", nil).List()[0]["documentId"].(string)
+		if r := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{"slug": "taken"}}); r.Status != 200 {
+			t.Fatalf("own uid: %d %s", r.Status, r.Body)
+		}
+	})
+}

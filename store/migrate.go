@@ -47,7 +47,7 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 	for _, a := range ct.Attributes {
 		col := engine.Column(a)
 		switch {
-		case a.Unique && a.IsScalar():
+		case a.IsUnique() && a.IsScalar():
 			// Unique among published rows of a locale: drafts are not checked (Strapi).
 			stmts = append(stmts, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_uq"))+" ON "+q+
 				" (("+s.d.JSONText(col, a.Name)+"), locale) WHERE published_at IS NOT NULL")
