@@ -1,0 +1,104 @@
+package rest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+func openFixture(t *testing.T, db func(testing.TB) string) *testenv.Env {
+	return testenv.Start(t, db(t), testenv.Options{Dir: "testdata/project", Public: testenv.AllActions(t, "testdata/project")})
+}
+
+func TestPasswordAndDefaults(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		r := e.Do("POST", "/api/accounts", map[string]any{"data": map[string]any{"handle": "ada_99", "secret": "correct horse", "internal": map[string]any{"k": 1}}})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		testenv.Golden(t, "account_created", r.Body)
+		d := r.Data()
+		if _, ok := d["secret"]; ok {
+			t.Fatal("password returned")
+		}
+		if _, ok := d["internal"]; ok {
+			t.Fatal("private json returned")
+		}
+		if d["plan"] != "free" || d["credits"] != 10.0 || d["active"] != true {
+			t.Fatalf("defaults: %s", r.Body)
+		}
+		// The password is stored hashed with bcrypt, never in clear.
+		var stored string
+		sqlDB := e.Store.GORM()
+		if err := sqlDB.Raw("SELECT extra FROM accounts").Row().Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(stored, "correct horse") || !strings.Contains(stored, "$2a$10$") {
+			t.Fatalf("password not hashed: %s", stored)
+		}
+		if r := e.Do("GET", "/api/accounts?filters[secret][$eq]=x", nil); r.Status != 400 {
+			t.Fatalf("filter on a password: %d", r.Status)
+		}
+		for _, c := range []struct {
+			data map[string]any
+			msg  string
+		}{
+			{map[string]any{"handle": "ab"}, "at least 3"},
+			{map[string]any{"handle": "Bad Handle"}, "must match"},
+			{map[string]any{"handle": "okay", "secret": "short"}, "at least 8"},
+			{map[string]any{"handle": "okay", "secret": strings.Repeat("p", 73)}, "73 bytes"},
+			{map[string]any{"handle": "okay", "plan": "gold"}, "one of the following"},
+			{map[string]any{"handle": "okay", "lastSeen": "never"}, "datetime"},
+			{map[string]any{"handle": "okay", "credits": 3000000000}, "integer between"},
+		} {
+			r := e.Do("POST", "/api/accounts", map[string]any{"data": c.data})
+			if r.Status != 400 || !strings.Contains(string(r.Body), c.msg) {
+				t.Errorf("%v: %d %s", c.data, r.Status, r.Body)
+			}
+		}
+		// Required set to null on update (no draft & publish): "cannot be null".
+		id := d["documentId"].(string)
+		r = e.Do("PUT", "/api/accounts/"+id, map[string]any{"data": map[string]any{"handle": nil}})
+		if r.Status != 400 || r.ErrorMessage() != "handle cannot be null." {
+			t.Fatalf("null required: %d %s", r.Status, r.Body)
+		}
+		// Timestamps accept milliseconds since the epoch.
+		r = e.Do("PUT", "/api/accounts/"+id, map[string]any{"data": map[string]any{"lastSeen": 1700000000000}})
+		if r.Data()["lastSeen"] != "2023-11-14T22:13:20.000Z" {
+			t.Fatalf("timestamp: %s", r.Body)
+		}
+	})
+}
+
+func TestLocales(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		en := e.Do("POST", "/api/pages", map[string]any{"data": map[string]any{"title": "Hello"}})
+		if en.Status != 201 || en.Data()["locale"] != "en" {
+			t.Fatalf("default locale: %d %s", en.Status, en.Body)
+		}
+		fr := e.Do("POST", "/api/pages?locale=fr", map[string]any{"data": map[string]any{"title": "Bonjour"}})
+		if fr.Data()["locale"] != "fr" {
+			t.Fatalf("fr: %s", fr.Body)
+		}
+		if l := e.Do("GET", "/api/pages", nil).List(); len(l) != 1 || l[0]["title"] != "Hello" {
+			t.Fatalf("default locale list: %v", l)
+		}
+		if l := e.Do("GET", "/api/pages?locale=fr", nil).List(); len(l) != 1 || l[0]["title"] != "Bonjour" {
+			t.Fatalf("fr list: %v", l)
+		}
+		if l := e.Do("GET", "/api/pages?locale=*", nil).List(); len(l) != 2 {
+			t.Fatalf("all locales: %v", l)
+		}
+		if r := e.Do("POST", "/api/pages?locale=*", map[string]any{"data": map[string]any{"title": "x"}}); r.Status != 400 {
+			t.Fatalf("write to *: %d", r.Status)
+		}
+		// A non-localized type ignores locale and shows none.
+		a := e.Do("POST", "/api/accounts?locale=fr", map[string]any{"data": map[string]any{"handle": "abc"}})
+		if _, ok := a.Data()["locale"]; ok || a.Status != 201 {
+			t.Fatalf("non-localized: %d %s", a.Status, a.Body)
+		}
+	})
+}
