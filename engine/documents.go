@@ -45,6 +45,16 @@ func (e *Engine) locale(ct *models.ContentType, l string) string {
 	return l
 }
 
+// readLocale is the locale condition of a read: none for types that are not
+// localized (all their rows have the empty locale), so lists and counts
+// can use the partial indexes alone.
+func (e *Engine) readLocale(ct *models.ContentType, l string) string {
+	if !ct.Localized {
+		return AllLocales
+	}
+	return e.locale(ct, l)
+}
+
 // Find lists documents (GET /api/:plural).
 func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (*Result, error) {
 	ct := c.Type
@@ -145,7 +155,7 @@ func (e *Engine) listQuery(c Collection, q *Query) (*ListQuery, []string, error)
 	if err := checkPopulate(c.Schema, ct, q.Populate); err != nil {
 		return nil, nil, err
 	}
-	lq := &ListQuery{Version: e.version(ct, q.Status), Locale: e.locale(ct, q.Locale), Filter: f, Sort: sorts,
+	lq := &ListQuery{Version: e.version(ct, q.Status), Locale: e.readLocale(ct, q.Locale), Filter: f, Sort: sorts,
 		Limit: -1, WithExtra: len(q.Populate) > 0}
 	return lq, fields, nil
 }

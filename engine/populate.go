@@ -151,10 +151,10 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 			tv = VersionDraft
 		}
 	}
-	tl := ""
+	tl := AllLocales
 	if target.Localized {
 		tl = locale
-		if tl == "" {
+		if tl == "" || tl == AllLocales {
 			tl = p.e.cfg.DefaultLocale
 		}
 	}

@@ -44,6 +44,11 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 		"CREATE INDEX IF NOT EXISTS " + quote(indexName(t, "pub_idx")) + " ON " + q + " (id) WHERE published_at IS NOT NULL",
 		"CREATE INDEX IF NOT EXISTS " + quote(indexName(t, "draft_idx")) + " ON " + q + " (id) WHERE published_at IS NULL",
 	}
+	if ct.Localized {
+		stmts = append(stmts,
+			"CREATE INDEX IF NOT EXISTS "+quote(indexName(t, "loc_pub_idx"))+" ON "+q+" (locale, id) WHERE published_at IS NOT NULL",
+			"CREATE INDEX IF NOT EXISTS "+quote(indexName(t, "loc_draft_idx"))+" ON "+q+" (locale, id) WHERE published_at IS NULL")
+	}
 	for _, a := range ct.Attributes {
 		col := engine.Column(a)
 		switch {
