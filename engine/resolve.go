@@ -122,6 +122,10 @@ func resolveCond(s *models.Schema, ct *models.ContentType, c *Cond) (Filter, err
 	last := steps[len(steps)-1]
 	field := strings.Join(c.Path, ".")
 	out := &Cond{Path: c.Path, Op: c.Op, Steps: steps}
+	if c.Value == nil && (c.Op == OpEq || c.Op == OpNe) { // `filters[x][$eq]` with no value compares with null
+		out.Op, out.Bool = OpNull, c.Op == OpEq
+		return out, nil
+	}
 	switch c.Op {
 	case OpNull, OpNotNull:
 		out.Bool = truthy(c.Value)
