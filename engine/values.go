@@ -102,8 +102,8 @@ func checkString(a *models.Attribute, s string) (any, scalarError) {
 	if a.MaxLength != nil && n > *a.MaxLength {
 		return nil, scalarError("must be at most " + strconv.Itoa(*a.MaxLength) + " characters")
 	}
-	if a.Regex != "" && s != "" {
-		if re, err := regexp.Compile(a.Regex); err == nil && !re.MatchString(s) {
+	if re := a.Pattern(); re != nil && s != "" {
+		if !re.MatchString(s) {
 			return nil, scalarError("must match the following: \"/" + a.Regex + "/\"")
 		}
 	}

@@ -5,6 +5,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 )
 
@@ -123,7 +124,12 @@ type Attribute struct {
 
 	CustomField   string          `json:"customField,omitempty"`
 	PluginOptions json.RawMessage `json:"pluginOptions,omitempty"`
+
+	pattern *regexp.Regexp
 }
+
+// Pattern is the compiled regex of the attribute, or nil.
+func (a *Attribute) Pattern() *regexp.Regexp { return a.pattern }
 
 // IsScalar reports whether the attribute holds a plain value (not a relation,
 // media, component or dynamic zone).

@@ -205,9 +205,11 @@ func (s *Schema) checkAttribute(src string, owner *ContentType, a *Attribute, in
 		return defErr(src, n, "min %s is greater than max %s", a.Min.Raw, a.Max.Raw)
 	}
 	if a.Regex != "" {
-		if _, err := regexp.Compile(a.Regex); err != nil {
+		re, err := regexp.Compile(a.Regex)
+		if err != nil {
 			return defErr(src, n, "regex does not compile: %v", err)
 		}
+		a.pattern = re
 	}
 	switch a.Type {
 	case TypeEnumeration:
