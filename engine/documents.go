@@ -131,6 +131,9 @@ func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []stri
 // listQuery validates a query against the type and resolves it.
 func (e *Engine) listQuery(c Collection, q *Query) (*ListQuery, []string, error) {
 	ct := c.Type
+	if err := e.checkLocale(ct, q.Locale); err != nil {
+		return nil, nil, err
+	}
 	f, err := resolveFilter(c.Schema, ct, q.Filter)
 	if err != nil {
 		return nil, nil, err
@@ -151,6 +154,9 @@ func (e *Engine) listQuery(c Collection, q *Query) (*ListQuery, []string, error)
 			}
 		}
 		q.Populate = expand(ct.Attributes, rest, true)
+		if ct.Localized {
+			q.Populate[localizationsField] = &Populate{}
+		}
 	}
 	if err := checkPopulate(c.Schema, ct, q.Populate); err != nil {
 		return nil, nil, err

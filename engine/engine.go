@@ -11,6 +11,9 @@ type Config struct {
 	MaxLimit      int // 0 means no maximum
 	WithCount     bool
 	DefaultLocale string
+	// Locales are the configured locales (config/plugins.json i18n); the
+	// default locale is always one of them.
+	Locales []string
 }
 
 // Access decides whether the caller may perform an action such as

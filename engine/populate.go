@@ -11,6 +11,9 @@ import (
 // checkPopulate refuses populate keys that are not populatable attributes.
 func checkPopulate(s *models.Schema, ct *models.ContentType, pop map[string]*Populate) error {
 	for name, p := range pop {
+		if name == localizationsField && ct.Localized {
+			continue
+		}
 		a := ct.Attr(name)
 		if a == nil || !a.IsPopulatable() || a.IsHidden() {
 			return InvalidKey(name, name, "query", "populate")
@@ -115,6 +118,14 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 	extras := make([]map[string]json.RawMessage, len(rows))
 	for i := range rows {
 		_ = json.Unmarshal(rows[i].Extra, &extras[i])
+	}
+	if sub, ok := pop[localizationsField]; ok && ct.Localized {
+		if sub == nil {
+			sub = &Populate{}
+		}
+		if err := p.localizations(ct, rows, docs, sub, v); err != nil {
+			return err
+		}
 	}
 	for _, a := range ct.Attributes {
 		sub, ok := pop[a.Name]

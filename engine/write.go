@@ -151,6 +151,9 @@ func (e *Engine) writeLocale(ct *models.ContentType, l string) (string, error) {
 	if l == AllLocales && ct.Localized {
 		return "", Errorf(KindValidation, "Cannot write to all locales (locale=*): name one locale")
 	}
+	if err := e.checkLocale(ct, l); err != nil {
+		return "", err
+	}
 	return e.locale(ct, l), nil
 }
 
@@ -211,7 +214,7 @@ func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]
 		return nil, err
 	}
 	if cur == nil {
-		return nil, NotFound()
+		return e.localize(tx, c, documentID, data, st, locale, v)
 	}
 	publish := st == Published || !ct.HasDraftAndPublish()
 	w := &writer{e: e, tx: tx, schema: c.Schema, ct: ct, locale: locale, documentID: documentID, publish: publish, update: true}

@@ -166,6 +166,23 @@ func (a *Attribute) IsOwner() bool { return a.Type == TypeRelation && a.MappedBy
 // unique, or a uid (which Strapi always keeps unique).
 func (a *Attribute) IsUnique() bool { return a.Unique || a.Type == TypeUID }
 
+// Localized reports whether a localized type keeps a separate value per
+// locale (the default) or shares it (pluginOptions.i18n.localized: false).
+func (a *Attribute) Localized() bool {
+	if len(a.PluginOptions) == 0 {
+		return true
+	}
+	var o struct {
+		I18n struct {
+			Localized *bool `json:"localized"`
+		} `json:"i18n"`
+	}
+	if json.Unmarshal(a.PluginOptions, &o) != nil || o.I18n.Localized == nil {
+		return true
+	}
+	return *o.I18n.Localized
+}
+
 // IsHidden reports whether the attribute never appears in responses.
 func (a *Attribute) IsHidden() bool { return a.Private || a.Type == TypePassword }
 

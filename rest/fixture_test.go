@@ -4,11 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testenv"
 )
 
 func openFixture(t *testing.T, db func(testing.TB) string) *testenv.Env {
-	return testenv.Start(t, db(t), testenv.Options{Dir: "testdata/project", Public: testenv.AllActions(t, "testdata/project")})
+	return testenv.Start(t, db(t), testenv.Options{Dir: "testdata/project", Public: testenv.AllActions(t, "testdata/project"),
+		Config: engine.Config{Locales: []string{"en", "fr", "pt-BR"}}})
 }
 
 func TestPasswordAndDefaults(t *testing.T) {
@@ -94,6 +96,29 @@ func TestLocales(t *testing.T) {
 		}
 		if r := e.Do("POST", "/api/pages?locale=*", map[string]any{"data": map[string]any{"title": "x"}}); r.Status != 400 {
 			t.Fatalf("write to *: %d", r.Status)
+		}
+		for _, bad := range []string{"de", "x", "en_US!", "toolongtoolongtoolongtoolongtoolong1"} {
+			if r := e.Do("GET", "/api/pages?locale="+bad, nil); r.Status != 400 || r.ErrorName() != "ValidationError" {
+				t.Errorf("locale %q: %d %s", bad, r.Status, r.Body)
+			}
+		}
+		// PUT in a new locale creates the translation; shared attributes follow.
+		id := en.Data()["documentId"].(string)
+		e.Do("PUT", "/api/pages/"+id, map[string]any{"data": map[string]any{"code": "P-1"}})
+		pt := e.Do("PUT", "/api/pages/"+id+"?locale=pt-BR", map[string]any{"data": map[string]any{"title": "Olá"}})
+		if pt.Status != 200 || pt.Data()["documentId"] != id || pt.Data()["locale"] != "pt-BR" || pt.Data()["code"] != "P-1" {
+			t.Fatalf("new localization: %d %s", pt.Status, pt.Body)
+		}
+		if r := e.Do("PUT", "/api/pages/nope?locale=fr", map[string]any{"data": map[string]any{"title": "x"}}); r.Status != 404 {
+			t.Fatalf("unknown document in a new locale: %d", r.Status)
+		}
+		loc := e.Do("GET", "/api/pages/"+id+"?populate=localizations", nil)
+		ls, _ := loc.Data()["localizations"].([]any)
+		if len(ls) != 1 || ls[0].(map[string]any)["locale"] != "pt-BR" {
+			t.Fatalf("localizations: %s", loc.Body)
+		}
+		if r := e.Do("GET", "/api/accounts?populate=localizations", nil); r.Status != 400 {
+			t.Fatalf("localizations on a non-localized type: %d", r.Status)
 		}
 		// A non-localized type ignores locale and shows none.
 		a := e.Do("POST", "/api/accounts?locale=fr", map[string]any{"data": map[string]any{"handle": "abc"}})

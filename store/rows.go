@@ -152,12 +152,18 @@ func (t *txn) count() *sql.Tx {
 func (t *txn) ph(n int) string { return t.s.d.Placeholder(n) }
 
 func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Version) (*engine.Row, error) {
+	args := []any{documentID}
+	loc := ""
+	if locale != engine.AllLocales {
+		loc = " AND t0.locale = " + t.ph(2)
+		args = append(args, locale)
+	}
 	q := "SELECT " + rowCols + ", t0.extra FROM " + quote(ct.Table()) + " t0 WHERE t0.document_id = " + t.ph(1) +
-		" AND t0.locale = " + t.ph(2) + " AND " + versionCond("t0", v) + " ORDER BY t0.published_at IS NULL DESC LIMIT 1"
+		loc + " AND " + versionCond("t0", v) + " ORDER BY t0.published_at IS NULL DESC, t0.id LIMIT 1"
 	if t.s.d.Name() == "postgres" {
 		q += " FOR UPDATE"
 	}
-	r, err := t.s.scan(t.count().QueryRowContext(t.ctx, q, documentID, locale), true)
+	r, err := t.s.scan(t.count().QueryRowContext(t.ctx, q, args...), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

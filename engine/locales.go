@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/stratum-cms/stratum/models"
+)
+
+// localeRe is the BCP-47-like shape Strapi checks locale codes against.
+var localeRe = regexp.MustCompile(`^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$`)
+
+// localizationsField is the virtual relation of a localized type to its
+// other locales, returned only when populated.
+const localizationsField = "localizations"
+
+// Locales lists the configured locales; the first is the default.
+func (e *Engine) Locales() []string {
+	out := []string{e.cfg.DefaultLocale}
+	for _, l := range e.cfg.Locales {
+		if l != e.cfg.DefaultLocale {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// checkLocale refuses a locale that is not configured. Types that are not
+// localized ignore the parameter, as Strapi does.
+func (e *Engine) checkLocale(ct *models.ContentType, l string) error {
+	if !ct.Localized || l == "" || l == AllLocales {
+		return nil
+	}
+	if len(l) > 35 || !localeRe.MatchString(l) {
+		return &Error{Kind: KindValidation, Message: "Invalid locale " + l,
+			Details: map[string]any{"key": "locale", "value": l, "source": "query", "param": "locale"}}
+	}
+	for _, c := range e.Locales() {
+		if c == l {
+			return nil
+		}
+	}
+	return &Error{Kind: KindValidation, Message: "Locale " + l + " is not one of the configured locales: " + strings.Join(e.Locales(), ", "),
+		Details: map[string]any{"key": "locale", "value": l, "source": "query", "param": "locale"}}
+}
+
+// localizations fills the `localizations` of localized documents: their
+// other locales in the same version, one query for the page.
+func (p *populator) localizations(ct *models.ContentType, rows []Row, docs []*Document, sub *Populate, v Version) error {
+	ids := make([]string, 0, len(rows))
+	for i := range rows {
+		ids = append(ids, rows[i].DocumentID)
+	}
+	fields, _ := resolveFields(ct, sub.Fields)
+	trows, err := p.e.store.List(p.ctx, ct, &ListQuery{Version: v, Locale: AllLocales, Limit: -1, DocumentIDs: ids})
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		r := Related{Name: localizationsField, IsList: true, Many: []*Document{}}
+		for j := range trows {
+			if trows[j].DocumentID == rows[i].DocumentID && trows[j].Locale != rows[i].Locale {
+				r.Many = append(r.Many, shape(ct, &trows[j], fields))
+			}
+		}
+		docs[i].Related = append(docs[i].Related, r)
+	}
+	return nil
+}
+
+// sharedAttributes are the attributes a localized type keeps the same in
+// every locale (pluginOptions.i18n.localized: false on the attribute).
+func sharedAttributes(ct *models.ContentType) []*models.Attribute {
+	var out []*models.Attribute
+	for _, a := range ct.Attributes {
+		// Components would re-enter with ids of another row and passwords
+		// are already hashed: those stay per locale.
+		if !a.Localized() && (a.Type == models.TypeRelation || a.IsScalar()) && a.Type != models.TypePassword {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// localize handles a PUT in a locale the document does not have yet: like
+// Strapi 5, it creates that localization (shared attributes copied from an
+// existing locale). A document that exists in no locale is a 404.
+func (e *Engine) localize(tx Tx, c Collection, documentID string, data map[string]any, st Status, locale string, v Version) (*Row, error) {
+	if !c.Type.Localized {
+		return nil, NotFound()
+	}
+	other, err := tx.Get(c.Type, documentID, AllLocales, v)
+	if err != nil || other == nil {
+		if err == nil {
+			err = NotFound()
+		}
+		return nil, err
+	}
+	shared := sharedAttributes(c.Type)
+	if len(shared) > 0 {
+		existing := map[string]any{}
+		decodeInto(other.Data, existing)
+		decodeInto(other.Extra, existing)
+		merged := make(map[string]any, len(data)+len(shared))
+		for _, a := range shared {
+			if val, ok := existing[a.Name]; ok {
+				merged[a.Name] = val
+			}
+		}
+		for k, val := range data {
+			merged[k] = val
+		}
+		data = merged
+	}
+	return e.create(tx, c, documentID, data, st, locale)
+}
