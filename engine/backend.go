@@ -84,6 +84,11 @@ type Tx interface {
 	// RemoveReference removes documentID from the relation attribute of
 	// every row of the owner type that points at it.
 	RemoveReference(ref models.Reference, documentID string) error
+	// Referencing lists the documents of the owner type whose relation
+	// attribute points at documentID.
+	Referencing(ref models.Reference, documentID string) ([]string, error)
+	// AllRows returns every row (each version and locale) of the documents.
+	AllRows(ct *models.ContentType, documentIDs []string) ([]Row, error)
 	// DocumentIDs maps numeric row ids of a type to their document ids.
 	DocumentIDs(ct *models.ContentType, ids []int64) (map[int64]string, error)
 	// Lock serialises writers of one type until the transaction ends (the

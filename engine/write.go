@@ -190,17 +190,19 @@ func (e *Engine) create(tx Tx, c Collection, documentID string, data map[string]
 	row := &Row{DocumentID: documentID, Locale: locale, CreatedAt: now, UpdatedAt: now, Data: dataJSON, Extra: extraJSON}
 	if !ct.HasDraftAndPublish() {
 		row.PublishedAt = &now
-		return row, tx.Insert(ct, row)
 	}
-	if err := tx.Insert(ct, row); err != nil { // the draft always exists
+	if err := tx.Insert(ct, row); err != nil { // with draft & publish, the draft always exists
 		return nil, err
 	}
-	if !publish {
-		return row, nil
+	if ct.HasDraftAndPublish() && publish {
+		pub := *row
+		pub.PublishedAt = &now
+		if err := tx.Insert(ct, &pub); err != nil {
+			return nil, err
+		}
+		row = &pub
 	}
-	pub := *row
-	pub.PublishedAt = &now
-	return &pub, tx.Insert(ct, &pub)
+	return row, w.applyInverse()
 }
 
 func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]any, st Status, locale string) (*Row, error) {
@@ -226,15 +228,16 @@ func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]
 	cur.Data, cur.Extra, cur.UpdatedAt = dataJSON, extraJSON, now
 	if !ct.HasDraftAndPublish() {
 		cur.PublishedAt = &now
-		return cur, tx.Update(ct, cur)
 	}
 	if err := tx.Update(ct, cur); err != nil {
 		return nil, err
 	}
-	if !publish {
-		return cur, nil
+	if ct.HasDraftAndPublish() && publish {
+		if cur, err = e.publishRow(tx, ct, cur, now); err != nil {
+			return nil, err
+		}
 	}
-	return e.publishRow(tx, ct, cur, now)
+	return cur, w.applyInverse()
 }
 
 // publishRow makes the published version a copy of the draft. The published
@@ -267,6 +270,7 @@ type writer struct {
 	update     bool
 	errs       FieldErrors
 	nextID     int64
+	inverse    []inverseChange
 }
 
 // bodyKeys that Strapi refuses in a body, and publishedAt, which it ignores.
@@ -496,8 +500,8 @@ func (w *writer) componentItem(c *models.Component, m map[string]any, prev map[s
 // target document ids (a single id for to-one relations).
 func (w *writer) relationValue(a *models.Attribute, v any, old any, path []string) any {
 	if !a.IsOwner() {
-		w.errs.Add(path, nil, "%s is the inverse side of %s.%s: set the relation from there", a.Name, a.Target, a.MappedBy)
-		return old
+		w.inverseValue(a, v, path)
+		return nil // the relation is stored on the owning side
 	}
 	target := w.schema.Type(a.Target)
 	if target == nil {

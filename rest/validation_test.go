@@ -268,3 +268,45 @@ func TestUIDIsUnique(t *testing.T) {
 		}
 	})
 }
+
+func TestInverseSideWrites(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		a1 := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "One"}}).Data()["documentId"].(string)
+		a2 := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Two"}}).Data()["documentId"].(string)
+		// oneToMany inverse of manyToOne article.author
+		au := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Ada", "articles": []any{a1, a2}}})
+		if au.Status != 201 {
+			t.Fatalf("%d %s", au.Status, au.Body)
+		}
+		auID := au.Data()["documentId"].(string)
+		for _, id := range []string{a1, a2} {
+			for _, status := range []string{"", "&status=draft"} {
+				r := e.Do("GET", "/api/articles/"+id+"?populate=author"+status, nil)
+				if a, _ := r.Data()["author"].(map[string]any); a == nil || a["documentId"] != auID {
+					t.Fatalf("owner side not updated (%s): %s", status, r.Body)
+				}
+			}
+		}
+		e.Do("PUT", "/api/authors/"+auID, map[string]any{"data": map[string]any{"articles": map[string]any{"disconnect": []any{a1}}}})
+		if r := e.Do("GET", "/api/articles/"+a1+"?populate=author", nil); r.Data()["author"] != nil {
+			t.Fatalf("disconnect from the inverse side: %s", r.Body)
+		}
+		got := e.Do("GET", "/api/authors/"+auID+"?populate=articles", nil).Data()["articles"].([]any)
+		if len(got) != 1 || got[0].(map[string]any)["documentId"] != a2 {
+			t.Fatalf("inverse list: %v", got)
+		}
+		// manyToMany inverse of article.tags
+		tag := e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "go", "articles": []any{a1}}})
+		if tag.Status != 201 {
+			t.Fatalf("%d %s", tag.Status, tag.Body)
+		}
+		r := e.Do("GET", "/api/articles/"+a1+"?populate=tags", nil)
+		if tags := r.Data()["tags"].([]any); len(tags) != 1 || tags[0].(map[string]any)["name"] != "go" {
+			t.Fatalf("manyToMany from the inverse side: %s", r.Body)
+		}
+		if r := e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "x", "articles": []any{"nopenopenopenopenopenope"}}}); r.Status != 400 {
+			t.Fatalf("unknown target from the inverse side: %d %s", r.Status, r.Body)
+		}
+	})
+}

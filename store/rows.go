@@ -342,3 +342,41 @@ func (t *txn) Lock(ct *models.ContentType) error {
 	_, err := t.count().ExecContext(t.ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", ct.Table())
 	return err
 }
+
+func (t *txn) Referencing(ref models.Reference, documentID string) ([]string, error) {
+	c := &compiler{d: t.s.d}
+	cond := c.refCond(ref.Attr, []string{documentID})
+	q := "SELECT t0.document_id, MIN(t0.id) FROM " + quote(ref.Owner.Table()) + " t0 WHERE " + cond +
+		" GROUP BY t0.document_id ORDER BY MIN(t0.id)"
+	rows, err := t.count().QueryContext(t.ctx, q, c.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		var first int64
+		if err := rows.Scan(&id, &first); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) AllRows(ct *models.ContentType, ids []string) ([]engine.Row, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	c := &compiler{d: t.s.d}
+	where, err := c.where(ct, &engine.ListQuery{Version: engine.VersionAny, Locale: engine.AllLocales, DocumentIDs: ids})
+	if err != nil {
+		return nil, err
+	}
+	q := "SELECT " + rowCols + ", t0.extra FROM " + quote(ct.Table()) + " t0 WHERE " + where + " ORDER BY t0.id"
+	if t.s.d.Name() == "postgres" {
+		q += " FOR UPDATE"
+	}
+	return t.s.query(t.ctx, t.tx, q, c.args, true)
+}
