@@ -27,7 +27,8 @@ type Result struct {
 
 func (e *Engine) version(ct *models.ContentType, st Status) Version {
 	if !ct.HasDraftAndPublish() {
-		return VersionAny
+		// Every row is published: saying so lets the partial indexes serve.
+		return VersionPublished
 	}
 	if st == Draft {
 		return VersionDraft

@@ -155,9 +155,8 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 	if target == nil || !p.acc.Can(target.Action("find")) {
 		return nil // Strapi drops relations the reader may not see
 	}
-	tv := VersionAny
+	tv := VersionPublished // also right for types without draft & publish
 	if target.HasDraftAndPublish() {
-		tv = VersionPublished
 		if v == VersionDraft {
 			tv = VersionDraft
 		}

@@ -377,3 +377,8 @@ func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// ResolveFilter validates a filter against a type and coerces its values.
+func (e *Engine) ResolveFilter(c Collection, f Filter) (Filter, error) {
+	return resolveFilter(c.Schema, c.Type, f)
+}

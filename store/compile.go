@@ -175,12 +175,10 @@ func (c *compiler) relationCond(cd *engine.Cond, steps []engine.Step, alias, src
 			join = c.d.JSONText(osrc, other.Name) + " = " + alias + ".document_id"
 		}
 	}
-	tv := engine.VersionAny
-	if target.HasDraftAndPublish() {
-		tv = v
-		if v == engine.VersionAny {
-			tv = engine.VersionPublished
-		}
+	// Rows of types without draft & publish are all published.
+	tv := engine.VersionPublished
+	if target.HasDraftAndPublish() && v == engine.VersionDraft {
+		tv = engine.VersionDraft
 	}
 	inner, err := c.cond(cd, steps[1:], ta, "", tv)
 	if err != nil {
@@ -361,9 +359,9 @@ func (c *compiler) sortExpr(steps []engine.Step, alias, base string, v engine.Ve
 			other := target.Attr(a.MappedBy)
 			join = c.d.JSONText(ta+"."+engine.Column(other), other.Name) + " = " + alias + ".document_id"
 		}
-		tv := engine.VersionAny
-		if target.HasDraftAndPublish() {
-			tv = v
+		tv := engine.VersionPublished
+		if target.HasDraftAndPublish() && v == engine.VersionDraft {
+			tv = engine.VersionDraft
 		}
 		return "(SELECT " + c.sortExpr(steps[1:], ta, "", tv) + " FROM " + quote(target.Table()) + " " + ta +
 			" WHERE " + join + " AND " + versionCond(ta, tv) + " ORDER BY " + ta + ".id LIMIT 1)"
