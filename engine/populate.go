@@ -251,14 +251,32 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 				}
 			}
 		}
-		if r.IsList {
-			r.Many = list
+		if r.IsList && sub.Count {
+			r.Raw = []byte(`{"count":` + strconv.Itoa(len(list)) + `}`)
+		} else if r.IsList {
+			r.Many = p.page(list, sub.Page)
 		} else if len(list) > 0 {
 			r.One = list[len(list)-1]
 		}
 		docs[i].Related = append(docs[i].Related, r)
 	}
 	return nil
+}
+
+// page applies a populate's own pagination to one document's list.
+func (p *populator) page(list []*Document, pg Pagination) []*Document {
+	if !pg.OffsetMode && pg.Page == 0 && pg.PageSize == 0 {
+		return list
+	}
+	start, limit, _, _ := p.e.resolvePage(pg)
+	if start >= len(list) {
+		return []*Document{}
+	}
+	list = list[start:]
+	if limit >= 0 && limit < len(list) {
+		list = list[:limit]
+	}
+	return list
 }
 
 // refIDs reads a stored relation value: a document id or a list of them.

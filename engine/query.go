@@ -62,6 +62,10 @@ type Populate struct {
 	On map[string]*Populate
 	// All populates every populatable attribute one level deep (`*`).
 	All bool
+	// Count returns {"count": n} for a to-many relation instead of its documents.
+	Count bool
+	// Page limits each document's to-many relation list; zero means all.
+	Page Pagination
 }
 
 // Filter is a node of a filter tree.

@@ -164,3 +164,32 @@ func TestFilterValues(t *testing.T) {
 		}
 	})
 }
+
+func TestPopulateCountAndPagination(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		seedTags(t, e, 5)
+		var ids []any
+		for _, tg := range e.Do("GET", "/api/tags?sort=name", nil).List() {
+			ids = append(ids, tg["documentId"])
+		}
+		id := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Tagged", "tags": ids}}).Data()["documentId"].(string)
+		r := e.Do("GET", "/api/articles/"+id+"?populate[tags][count]=true", nil)
+		if c, _ := r.Data()["tags"].(map[string]any); c == nil || c["count"] != 5.0 {
+			t.Fatalf("count: %s", r.Body)
+		}
+		r = e.Do("GET", "/api/articles/"+id+"?populate[tags][pagination][page]=2&populate[tags][pageSize]=2", nil)
+		if r.Status != 400 {
+			t.Fatalf("pagination is not a populate key: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/api/articles/"+id+"?populate[tags][page]=2&populate[tags][pageSize]=2", nil)
+		tags, _ := r.Data()["tags"].([]any)
+		if len(tags) != 2 || tags[0].(map[string]any)["name"] != "tag-02" {
+			t.Fatalf("page 2 of 2: %s", r.Body)
+		}
+		r = e.Do("GET", "/api/articles/"+id+"?populate[tags][start]=4&populate[tags][limit]=10", nil)
+		if tags, _ := r.Data()["tags"].([]any); len(tags) != 1 || tags[0].(map[string]any)["name"] != "tag-04" {
+			t.Fatalf("offset: %s", r.Body)
+		}
+	})
+}

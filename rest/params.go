@@ -494,6 +494,7 @@ func addPopulateObject(owner *engine.Populate, m map[string]any, path string, ro
 // parseNestedPopulate reads the object under populate[a].
 func parseNestedPopulate(m map[string]any, path string) (*engine.Populate, error) {
 	p := &engine.Populate{}
+	pages := map[string]any{}
 	for _, k := range orderedKeys(m) {
 		v := m[k]
 		empty := v == nil || v == ""
@@ -517,14 +518,28 @@ func parseNestedPopulate(m map[string]any, path string) (*engine.Populate, error
 			if v != nil {
 				p.On, err = parsePopulateOn(v, joinPath(path, "on"))
 			}
-		case "count", "page", "pageSize", "start", "limit":
-			// accepted, not supported yet
+		case "count":
+			str, _ := v.(string)
+			b, ok := parseBoolParam(str)
+			if !ok && v != nil {
+				err = engine.Errorf(engine.KindValidation, "Invalid count parameter at %s: expected true or false", joinPath(path, k))
+			}
+			p.Count = b
+		case "page", "pageSize", "start", "limit":
+			pages[k] = v
 		default:
 			err = engine.InvalidKey(k, joinPath(path, k), "query", "populate")
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	if len(pages) > 0 {
+		pg, err := parsePaginationParam(pages)
+		if err != nil {
+			return nil, err
+		}
+		p.Page = pg
 	}
 	return p, nil
 }
