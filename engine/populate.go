@@ -52,6 +52,9 @@ func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, pat
 		if len(p.On) > 0 {
 			return Errorf(KindValidation, "Using fragments is not permitted to populate %q", path)
 		}
+		if err := checkComponentFields(s.Component(a.Component), p.Fields, path); err != nil {
+			return err
+		}
 		return checkComponentPopulate(s, s.Component(a.Component), p.Populate, path)
 	case models.TypeDynamicZone:
 		if len(p.Fields) > 0 || p.Filter != nil || len(p.Sort) > 0 {
@@ -66,6 +69,9 @@ func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, pat
 				return InvalidKey(uid, path+".on."+uid, "query", "populate")
 			}
 			if sub != nil {
+				if err := checkComponentFields(s.Component(uid), sub.Fields, path+".on."+uid); err != nil {
+					return err
+				}
 				if err := checkComponentPopulate(s, s.Component(uid), sub.Populate, path+".on."+uid); err != nil {
 					return err
 				}
@@ -83,6 +89,19 @@ func checkComponentPopulate(s *models.Schema, c *models.Component, pop map[strin
 		}
 		if err := checkNestedPopulate(s, a, p, path+"."+name); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkComponentFields allows only visible scalar attributes of a component.
+func checkComponentFields(c *models.Component, fields []string, path string) error {
+	for _, f := range fields {
+		if f == "*" || f == "id" {
+			continue
+		}
+		if a := c.Attr(f); a == nil || !a.IsScalar() || a.IsHidden() {
+			return InvalidKey(f, path+".fields."+f, "query", "populate")
 		}
 	}
 	return nil
@@ -368,12 +387,22 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 		b = append(b, "null"...)
 	}
 	nested := expand(c.Attributes, sub.Populate, sub.All)
+	var only map[string]bool
+	if sub.Fields != nil {
+		only = map[string]bool{}
+		for _, f := range sub.Fields {
+			only[f] = true
+		}
+	}
 	for _, a := range c.Attributes {
 		var val []byte
 		switch {
 		case a.IsHidden():
 			continue
 		case a.IsScalar():
+			if only != nil && !only[a.Name] && !only["*"] {
+				continue
+			}
 			val = m[a.Name]
 			if val == nil {
 				val = []byte("null")
