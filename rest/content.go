@@ -2,7 +2,10 @@ package rest
 
 import (
 	"net/http"
+	"net/url"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -20,11 +23,41 @@ func (s *Server) collection(c echo.Context) (engine.Collection, error) {
 }
 
 func (s *Server) query(c echo.Context) (*engine.Query, error) {
-	tree, err := parseQuery(c.Request().URL.RawQuery)
+	raw := c.Request().URL.RawQuery
+	tree, err := parseQuery(raw)
 	if err != nil {
 		return nil, err
 	}
-	return parseContentQuery(tree)
+	q, err := parseContentQuery(tree)
+	if err != nil {
+		return nil, err
+	}
+	if _, isObject := tree["sort"].(map[string]any); isObject {
+		sortObjectOrder(raw, q.Sort)
+	}
+	return q, nil
+}
+
+// sortObjectOrder restores the order of `sort[title]=asc&sort[views]=desc`,
+// which the parsed tree's maps lose: keys sort by first appearance.
+func sortObjectOrder(raw string, sorts []engine.Sort) {
+	if len(sorts) < 2 {
+		return
+	}
+	pos := map[string]int{}
+	for i, part := range strings.Split(raw, "&") {
+		k, _, _ := strings.Cut(part, "=")
+		if dk, err := url.QueryUnescape(k); err == nil {
+			k = dk
+		}
+		if rest, ok := strings.CutPrefix(k, "sort["); ok {
+			name, _, _ := strings.Cut(rest, "]")
+			if _, seen := pos[name]; !seen {
+				pos[name] = i
+			}
+		}
+	}
+	sort.SliceStable(sorts, func(i, j int) bool { return pos[sorts[i].Path[0]] < pos[sorts[j].Path[0]] })
 }
 
 func format(c echo.Context) engine.Format {
