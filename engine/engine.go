@@ -34,6 +34,7 @@ type Engine struct {
 	store    Backend
 	cfg      Config
 	now      func() time.Time
+	files    SchemaFiles
 }
 
 // New builds an engine. The schema in reg must already be migrated.

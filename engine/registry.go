@@ -20,22 +20,29 @@ type Registry struct {
 }
 
 // NewRegistry starts a registry at a schema.
-func NewRegistry(s *models.Schema) *Registry {
+func NewRegistry(s *models.Schema) *Registry { return NewRegistryAt(s, 0) }
+
+// NewRegistryAt starts a registry at a schema of a stored version.
+func NewRegistryAt(s *models.Schema, version int64) *Registry {
 	r := &Registry{}
-	r.cur.Store(&Snapshot{Schema: s, Version: 1})
+	r.cur.Store(&Snapshot{Schema: s, Version: version})
 	return r
 }
 
-// Current is the snapshot to use for one request.
-func (r *Registry) Current() *Snapshot { return r.cur.Load() }
-
-// Swap installs a new schema; the caller has migrated the database for it.
-func (r *Registry) Swap(s *models.Schema) *Snapshot {
+// Install swaps in a schema of a stored version, unless a newer one is
+// already installed (notifications may arrive out of order).
+func (r *Registry) Install(s *models.Schema, version int64) *Snapshot {
+	next := &Snapshot{Schema: s, Version: version}
 	for {
 		old := r.cur.Load()
-		next := &Snapshot{Schema: s, Version: old.Version + 1}
+		if old.Version >= version {
+			return old
+		}
 		if r.cur.CompareAndSwap(old, next) {
 			return next
 		}
 	}
 }
+
+// Current is the snapshot to use for one request.
+func (r *Registry) Current() *Snapshot { return r.cur.Load() }

@@ -122,6 +122,10 @@ type Attribute struct {
 	Multiple     bool     `json:"multiple,omitempty"`
 	AllowedTypes []string `json:"allowedTypes,omitempty"`
 
+	// RenamedFrom, in a definition sent to the admin API, names the
+	// attribute this one replaces, so its values move instead of being lost.
+	RenamedFrom string `json:"renamedFrom,omitempty"`
+
 	CustomField   string          `json:"customField,omitempty"`
 	PluginOptions json.RawMessage `json:"pluginOptions,omitempty"`
 

@@ -65,7 +65,7 @@ var reservedNames = map[string]bool{
 	"createdBy": true, "created_by": true, "created_by_id": true, "updatedBy": true,
 	"updated_by": true, "updated_by_id": true, "publishedBy": true, "locale": true,
 	"localizations": true, "status": true, "meta": true, "__component": true,
-	"__contentType": true, "__type": true, "__typename": true, "data": true, "extra": true,
+	"__contentType": true, "__type": true, "__typename": true,
 }
 
 var allowedMedia = map[string]bool{"images": true, "videos": true, "files": true, "audios": true}

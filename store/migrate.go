@@ -20,7 +20,7 @@ func (metaRow) TableName() string { return "stratum_meta" }
 // Migrate creates the system tables and, for every content-type, its table
 // and the indexes its schema asks for. It only adds: existing data is kept.
 func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
-	if err := s.writeG.WithContext(ctx).AutoMigrate(&metaRow{}); err != nil {
+	if err := s.writeG.WithContext(ctx).AutoMigrate(&metaRow{}, &definitionRow{}); err != nil {
 		return fmt.Errorf("migrate system tables: %w", err)
 	}
 	for _, ct := range sc.Types {
@@ -54,7 +54,7 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 		switch {
 		case a.IsUnique() && a.IsScalar():
 			// Unique among published rows of a locale: drafts are not checked (Strapi).
-			stmts = append(stmts, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_uq"))+" ON "+q+
+			stmts = append(stmts, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(uniqueIndex(t, a, col))+" ON "+q+
 				" (("+s.d.JSONText(col, a.Name)+"), locale) WHERE published_at IS NOT NULL")
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
 			stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_rel"))+" ON "+q+
@@ -65,6 +65,34 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 		stmts = append(stmts, gin, s.d.GINIndex(indexName(t, "data_gin"), t, "data"))
 	}
 	return stmts
+}
+
+// uniqueIndex names a unique index; the column is part of the name so an
+// attribute that moves between data and extra gets a new index.
+func uniqueIndex(table string, a *models.Attribute, col string) string {
+	if col == "extra" {
+		return indexName(table, a.Name+"_xuq")
+	}
+	return indexName(table, a.Name+"_uq")
+}
+
+// indexNames lists the indexes tableDDL makes for a type.
+func (s *Store) indexNames(ct *models.ContentType) []string {
+	t := ct.Table()
+	out := []string{indexName(t, "doc_uq"), indexName(t, "pub_idx"), indexName(t, "draft_idx"),
+		indexName(t, "extra_gin"), indexName(t, "data_gin")}
+	if ct.Localized {
+		out = append(out, indexName(t, "loc_pub_idx"), indexName(t, "loc_draft_idx"))
+	}
+	for _, a := range ct.Attributes {
+		switch {
+		case a.IsUnique() && a.IsScalar():
+			out = append(out, uniqueIndex(ct.Table(), a, engine.Column(a)))
+		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
+			out = append(out, indexName(ct.Table(), a.Name+"_rel"))
+		}
+	}
+	return out
 }
 
 // indexName keeps index names within PostgreSQL's 63 bytes.

@@ -33,6 +33,8 @@ type Store struct {
 	write *sql.DB
 	// writeG is the GORM handle on the write pool (SQLite) or gdb.
 	writeG *gorm.DB
+	// url is the PostgreSQL URL, for the LISTEN connection.
+	url string
 	// statements counts the SQL statements run for documents, so tests and
 	// benchmarks can check how many queries a request costs.
 	statements atomic.Int64
@@ -59,7 +61,7 @@ func Open(url string) (*Store, error) {
 		if err := db.Ping(); err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		return &Store{d: postgresDialect{}, gdb: g, read: db, write: db, writeG: g}, nil
+		return &Store{d: postgresDialect{}, gdb: g, read: db, write: db, writeG: g, url: url}, nil
 	}
 	if dir := filepath.Dir(url); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -1,0 +1,208 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/rest"
+	"github.com/stratum-cms/stratum/store"
+)
+
+// node is one Stratum node: engine + REST over a database URL.
+type node struct {
+	eng *engine.Engine
+	env *testenv.Env
+}
+
+func startNode(t *testing.T, dbURL string) *node {
+	t.Helper()
+	types, comps, err := models.ReadDir(filepath.Join(testenv.Root(), "examples", "blog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	files := engine.SchemaFiles{Types: types, Components: comps}
+	// Migrate needs the system tables before definitions can be read.
+	base, err := engine.BuildSchema(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Migrate(context.Background(), base); err != nil {
+		t.Fatal(err)
+	}
+	schema, version, err := engine.LoadSchema(context.Background(), st, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Migrate(context.Background(), schema); err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(engine.NewRegistryAt(schema, version), st, engine.Config{MaxLimit: 100, WithCount: true})
+	eng.UseFiles(files)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go eng.Watch(ctx, func(err error) { t.Logf("reload: %v", err) })
+	srv := httptest.NewServer(rest.New(rest.Config{}, eng, allowAll{}, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	return &node{eng: eng, env: &testenv.Env{T: t, URL: srv.URL, Engine: eng, Store: st, DB: st.Dialect()}}
+}
+
+// allowAll lets every request do everything: these tests are about schemas.
+type allowAll struct{}
+
+func (allowAll) Authenticate(*http.Request) (*auth.Principal, error) {
+	return auth.NewPrincipal("test", []string{
+		"api::note.note.find", "api::note.note.findOne", "api::note.note.create", "api::note.note.update", "api::note.note.delete",
+		"api::tag.tag.find", "api::tag.tag.create"}), nil
+}
+
+const noteV1 = `{"kind":"collectionType","collectionName":"notes","info":{"singularName":"note","pluralName":"notes"},
+"options":{"draftAndPublish":false},"attributes":{"title":{"type":"string","required":true},"count":{"type":"integer"},"label":{"type":"string"}}}`
+
+func change(t *testing.T, n *node, mode engine.ChangeMode, body string, force bool) error {
+	t.Helper()
+	var b []byte
+	if body != "" {
+		b = []byte(body)
+	}
+	_, err := n.eng.ChangeSchema(context.Background(), engine.SchemaChange{Mode: mode, Kind: engine.KindContentType, UID: "api::note.note", Body: b, Force: force})
+	return err
+}
+
+func kindOf(err error) engine.Kind {
+	return engine.AsError(err).Kind
+}
+
+func TestLiveContentTypes(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		url := db(t)
+		a := startNode(t, url)
+		if err := change(t, a, engine.ChangeCreate, noteV1, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := change(t, a, engine.ChangeCreate, noteV1, false); kindOf(err) != engine.KindConflict {
+			t.Fatalf("create twice: %v", err)
+		}
+		r := a.env.Do("POST", "/api/notes", map[string]any{"data": map[string]any{"title": "first", "count": 3, "label": "x"}})
+		if r.Status != 201 {
+			t.Fatalf("new type not served at once: %d %s", r.Status, r.Body)
+		}
+		id := r.Data()["documentId"].(string)
+
+		// Rename count to total (values move), count becomes float, label is dropped: data loss refused.
+		v2 := strings.Replace(noteV1, `"count":{"type":"integer"},"label":{"type":"string"}`, `"total":{"type":"float","renamedFrom":"count"}`, 1)
+		err := change(t, a, engine.ChangeReplace, v2, false)
+		if kindOf(err) != engine.KindConflict || !strings.Contains(err.Error(), `"label" is removed`) {
+			t.Fatalf("dropping values without force: %v", err)
+		}
+		if got := a.env.Do("GET", "/api/notes/"+id, nil).Data(); got["count"] != 3.0 || got["label"] != "x" {
+			t.Fatalf("a refused change must change nothing: %v", got)
+		}
+		if err := change(t, a, engine.ChangeReplace, v2, true); err != nil {
+			t.Fatal(err)
+		}
+		got := a.env.Do("GET", "/api/notes/"+id, nil).Data()
+		if got["total"] != 3.0 || got["count"] != nil || got["label"] != nil {
+			t.Fatalf("after rename: %v", got)
+		}
+		// A type change whose values do not convert is refused.
+		v3 := strings.Replace(noteV1, `"count":{"type":"integer"},"label":{"type":"string"}`, `"total":{"type":"float"},"title2":{"type":"integer","renamedFrom":"title"}`, 1)
+		v3 = strings.Replace(v3, `"title":{"type":"string","required":true},`, ``, 1)
+		if err := change(t, a, engine.ChangeReplace, v3, false); kindOf(err) != engine.KindConflict || !strings.Contains(err.Error(), "do not become integer") {
+			t.Fatalf("unconvertible values: %v", err)
+		}
+		// Draft & publish turned on: existing documents get their draft.
+		v4 := strings.Replace(v2, `"draftAndPublish":false`, `"draftAndPublish":true`, 1)
+		if err := change(t, a, engine.ChangeReplace, v4, false); err != nil {
+			t.Fatal(err)
+		}
+		if d := a.env.Do("GET", "/api/notes/"+id+"?status=draft", nil); d.Status != 200 || d.Data()["publishedAt"] != nil {
+			t.Fatalf("draft after turning D&P on: %d %s", d.Status, d.Body)
+		}
+		// Bad definitions are a 400 naming the attribute.
+		bad := strings.Replace(v4, `"type":"float"`, `"type":"floaty"`, 1)
+		if err := change(t, a, engine.ChangeReplace, bad, false); kindOf(err) != engine.KindValidation || !strings.Contains(err.Error(), `"total"`) {
+			t.Fatalf("bad definition: %v", err)
+		}
+		// File types are read-only here.
+		if _, err := a.eng.ChangeSchema(context.Background(), engine.SchemaChange{Mode: engine.ChangeDelete, Kind: engine.KindContentType, UID: "api::tag.tag"}); kindOf(err) != engine.KindConflict {
+			t.Fatalf("file type changed: %v", err)
+		}
+		// Deleting a type with documents needs force.
+		if err := change(t, a, engine.ChangeDelete, "", false); kindOf(err) != engine.KindConflict {
+			t.Fatalf("delete with rows: %v", err)
+		}
+		if err := change(t, a, engine.ChangeDelete, "", true); err != nil {
+			t.Fatal(err)
+		}
+		if r := a.env.Do("GET", "/api/notes", nil); r.Status != 404 {
+			t.Fatalf("deleted type still served: %d", r.Status)
+		}
+		if err := change(t, a, engine.ChangeDelete, "", true); kindOf(err) != engine.KindNotFound {
+			t.Fatalf("delete twice: %v", err)
+		}
+	})
+}
+
+// TestTwoNodes: a type created through node A is served by node B within a
+// second, then edited and deleted.
+func TestTwoNodes(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		url := db(t)
+		a, b := startNode(t, url), startNode(t, url)
+		if err := change(t, a, engine.ChangeCreate, noteV1, false); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		waitFor(t, func() bool { return b.env.Do("GET", "/api/notes", nil).Status == 200 })
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("node B saw the new type after %v", d)
+		}
+		r := b.env.Do("POST", "/api/notes", map[string]any{"data": map[string]any{"title": "via B", "count": 1}})
+		if r.Status != 201 {
+			t.Fatalf("write through B: %d %s", r.Status, r.Body)
+		}
+		if l := a.env.Do("GET", "/api/notes", nil).List(); len(l) != 1 || l[0]["title"] != "via B" {
+			t.Fatalf("read through A: %v", l)
+		}
+		v2 := strings.Replace(noteV1, `"label":{"type":"string"}`, `"label":{"type":"string"},"flag":{"type":"boolean","default":true}`, 1)
+		if err := change(t, a, engine.ChangeReplace, v2, false); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool { l := b.env.Do("GET", "/api/notes", nil).List(); return len(l) == 1 && l[0]["flag"] == true })
+		if err := change(t, b, engine.ChangeDelete, "", true); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, func() bool { return a.env.Do("GET", "/api/notes", nil).Status == 404 })
+	})
+}
+
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if ok() {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Fatal("condition not reached within 3s")
+}
+
+var _ = json.Marshal
