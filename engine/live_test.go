@@ -185,7 +185,10 @@ func TestTwoNodes(t *testing.T) {
 		if err := change(t, a, engine.ChangeReplace, v2, false); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, func() bool { l := b.env.Do("GET", "/api/notes", nil).List(); return len(l) == 1 && l[0]["flag"] == true })
+		waitFor(t, func() bool {
+			l := b.env.Do("GET", "/api/notes", nil).List()
+			return len(l) == 1 && l[0]["flag"] == true
+		})
 		if err := change(t, b, engine.ChangeDelete, "", true); err != nil {
 			t.Fatal(err)
 		}
