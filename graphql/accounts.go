@@ -1,0 +1,139 @@
+package graphql
+
+import (
+	"context"
+
+	gql "github.com/graphql-go/graphql"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// Accounts is what the users-permissions part of the schema needs from the
+// auth package: `register`, `login` and `me`. With a nil Accounts these
+// three fields are left out of the schema. Errors should be *engine.Error
+// (a ValidationError becomes BAD_USER_INPUT, as in Strapi).
+type Accounts interface {
+	Register(ctx context.Context, in RegisterInput) (*AuthPayload, error)
+	Login(ctx context.Context, in LoginInput) (*AuthPayload, error)
+	// Me returns the user behind a principal, or nil when it is not a user
+	// (public, API token).
+	Me(ctx context.Context, p *auth.Principal) (*User, error)
+}
+
+// RegisterInput is UsersPermissionsRegisterInput.
+type RegisterInput struct{ Username, Email, Password string }
+
+// LoginInput is UsersPermissionsLoginInput.
+type LoginInput struct{ Identifier, Password, Provider string }
+
+// AuthPayload is UsersPermissionsLoginPayload.
+type AuthPayload struct {
+	JWT  string
+	User User
+}
+
+// User is UsersPermissionsMe.
+type User struct {
+	ID        string
+	Username  string
+	Email     string
+	Confirmed bool
+	Blocked   bool
+	Role      *Role
+}
+
+// Role is UsersPermissionsMeRole.
+type Role struct {
+	ID          string
+	Name        string
+	Description string
+	Type        string
+}
+
+// MeAction is the permission `me` needs, as in Strapi.
+const MeAction = "plugin::users-permissions.user.me"
+
+func (b *builder) usersPermissions() {
+	str := func(get func(any) any) *gql.Field {
+		return &gql.Field{Type: gql.String, Resolve: func(p gql.ResolveParams) (any, error) { return get(p.Source), nil }}
+	}
+	nn := func(get func(any) any) *gql.Field {
+		f := str(get)
+		f.Type = gql.NewNonNull(gql.String)
+		return f
+	}
+	role := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsMeRole", Fields: b.fields("UsersPermissionsMeRole", func() gql.Fields {
+		return gql.Fields{
+			"id":          &gql.Field{Type: gql.NewNonNull(gql.ID), Resolve: func(p gql.ResolveParams) (any, error) { return p.Source.(*Role).ID, nil }},
+			"name":        nn(func(s any) any { return s.(*Role).Name }),
+			"description": str(func(s any) any { return nilIfEmpty(s.(*Role).Description) }),
+			"type":        str(func(s any) any { return nilIfEmpty(s.(*Role).Type) }),
+		}
+	})})
+	me := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsMe", Fields: b.fields("UsersPermissionsMe", func() gql.Fields {
+		return gql.Fields{
+			"id":        &gql.Field{Type: gql.NewNonNull(gql.ID), Resolve: func(p gql.ResolveParams) (any, error) { return p.Source.(*User).ID, nil }},
+			"username":  nn(func(s any) any { return s.(*User).Username }),
+			"email":     str(func(s any) any { return nilIfEmpty(s.(*User).Email) }),
+			"confirmed": &gql.Field{Type: gql.Boolean, Resolve: func(p gql.ResolveParams) (any, error) { return p.Source.(*User).Confirmed, nil }},
+			"blocked":   &gql.Field{Type: gql.Boolean, Resolve: func(p gql.ResolveParams) (any, error) { return p.Source.(*User).Blocked, nil }},
+			"role": &gql.Field{Type: role, Resolve: func(p gql.ResolveParams) (any, error) {
+				if r := p.Source.(*User).Role; r != nil {
+					return r, nil
+				}
+				return nil, nil
+			}},
+		}
+	})})
+	payload := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsLoginPayload", Fields: b.fields("UsersPermissionsLoginPayload", func() gql.Fields {
+		return gql.Fields{
+			"jwt":  str(func(s any) any { return nilIfEmpty(s.(*AuthPayload).JWT) }),
+			"user": &gql.Field{Type: gql.NewNonNull(me), Resolve: func(p gql.ResolveParams) (any, error) { return &p.Source.(*AuthPayload).User, nil }},
+		}
+	})})
+	loginIn := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsLoginInput", Fields: gql.InputObjectConfigFieldMap{
+		"identifier": {Type: gql.NewNonNull(gql.String)},
+		"password":   {Type: gql.NewNonNull(gql.String)},
+		"provider":   {Type: gql.NewNonNull(gql.String), DefaultValue: "local"},
+	}})
+	registerIn := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsRegisterInput", Fields: gql.InputObjectConfigFieldMap{
+		"username": {Type: gql.NewNonNull(gql.String)},
+		"email":    {Type: gql.NewNonNull(gql.String)},
+		"password": {Type: gql.NewNonNull(gql.String)},
+	}})
+	for _, t := range []gql.Type{role, me, payload, loginIn, registerIn} {
+		b.upTypes[t.Name()] = t
+	}
+	acc := b.srv.accounts
+	b.query["me"] = &gql.Field{Type: me, Resolve: func(p gql.ResolveParams) (any, error) {
+		pr := Principal(p.Context)
+		if !access(p.Context).Can(MeAction) {
+			return nil, engine.Forbidden()
+		}
+		u, err := acc.Me(p.Context, pr)
+		if err != nil || u == nil {
+			return nil, err
+		}
+		return u, nil
+	}}
+	b.mut["login"] = &gql.Field{Type: gql.NewNonNull(payload), Args: gql.FieldConfigArgument{"input": {Type: gql.NewNonNull(loginIn)}},
+		Resolve: func(p gql.ResolveParams) (any, error) {
+			in, _ := p.Args["input"].(map[string]any)
+			s := func(k string) string { v, _ := in[k].(string); return v }
+			return acc.Login(p.Context, LoginInput{Identifier: s("identifier"), Password: s("password"), Provider: s("provider")})
+		}}
+	b.mut["register"] = &gql.Field{Type: gql.NewNonNull(payload), Args: gql.FieldConfigArgument{"input": {Type: gql.NewNonNull(registerIn)}},
+		Resolve: func(p gql.ResolveParams) (any, error) {
+			in, _ := p.Args["input"].(map[string]any)
+			s := func(k string) string { v, _ := in[k].(string); return v }
+			return acc.Register(p.Context, RegisterInput{Username: s("username"), Email: s("email"), Password: s("password")})
+		}}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,440 @@
+// Package graphql serves the GraphQL contract of Strapi 4's plugin: a
+// shadow-CRUD schema generated at run time from each registry snapshot with
+// graphql-go, resolvers that go through the engine (same permissions,
+// validation, draft & publish, locales and filters as REST), limits,
+// Strapi's error format, a self-contained playground and the
+// customisation API.
+package graphql
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	gql "github.com/graphql-go/graphql"
+	"github.com/graphql-go/graphql/gqlerrors"
+	"github.com/graphql-go/graphql/language/ast"
+	"github.com/graphql-go/graphql/language/parser"
+	"github.com/graphql-go/graphql/language/source"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+// Config is `graphql.config` of config/plugins.json, plus the environment.
+type Config struct {
+	Endpoint         string       `json:"endpoint"`
+	ShadowCRUD       *bool        `json:"shadowCRUD"`
+	PlaygroundAlways bool         `json:"playgroundAlways"`
+	DepthLimit       int          `json:"depthLimit"`  // 10 when 0; -1 turns the limit off
+	AmountLimit      int          `json:"amountLimit"` // 100 when 0
+	ApolloServer     ApolloServer `json:"apolloServer"`
+	// Hostile-document limits (Stratum's own keys).
+	MaxBodySize int64 `json:"maxBodySize"` // bytes, 1 MiB when 0
+	MaxFields   int   `json:"maxFields"`   // field selections once fragments are expanded, 2000 when 0
+	MaxAliases  int   `json:"maxAliases"`  // 200 when 0
+	// Declarative customisations: contentTypes and resolversConfig (see
+	// customize.go).
+	declarative
+	// Env is development, staging or production (STRATUM_ENV).
+	Env    string       `json:"-"`
+	Logger *slog.Logger `json:"-"`
+}
+
+// ApolloServer holds the options Strapi passes to Apollo Server.
+type ApolloServer struct {
+	Tracing bool `json:"tracing"`
+	// Introspection nil means on, except in production.
+	Introspection *bool `json:"introspection"`
+}
+
+func (c *Config) shadowCRUD() bool { return c.ShadowCRUD == nil || *c.ShadowCRUD }
+
+func (c *Config) amountLimit() int {
+	if c.AmountLimit <= 0 {
+		return 100
+	}
+	return c.AmountLimit
+}
+
+func (c *Config) depthLimit() int {
+	if c.DepthLimit == 0 {
+		return 10
+	}
+	return c.DepthLimit
+}
+
+func (c *Config) maxBody() int64 {
+	if c.MaxBodySize <= 0 {
+		return 1 << 20
+	}
+	return c.MaxBodySize
+}
+
+func (c *Config) maxFields() int {
+	if c.MaxFields <= 0 {
+		return 2000
+	}
+	return c.MaxFields
+}
+
+func (c *Config) maxAliases() int {
+	if c.MaxAliases <= 0 {
+		return 200
+	}
+	return c.MaxAliases
+}
+
+func (c *Config) playground() bool { return c.Env != "production" || c.PlaygroundAlways }
+
+func (c *Config) introspection() bool {
+	if c.ApolloServer.Introspection != nil {
+		return *c.ApolloServer.Introspection
+	}
+	return c.Env != "production"
+}
+
+// EndpointPath is where the lead mounts the handler: /graphql by default.
+func (c *Config) EndpointPath() string {
+	if c.Endpoint == "" {
+		return "/graphql"
+	}
+	return "/" + strings.Trim(c.Endpoint, "/")
+}
+
+// LoadConfig reads `graphql.config` from <dir>/config/plugins.json; a
+// missing file or key gives the defaults.
+func LoadConfig(dir string) (Config, error) {
+	var file struct {
+		GraphQL struct {
+			Config json.RawMessage `json:"config"`
+		} `json:"graphql"`
+	}
+	var c Config
+	b, err := os.ReadFile(filepath.Join(dir, "config", "plugins.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		return c, fmt.Errorf("config/plugins.json: %w", err)
+	}
+	if len(file.GraphQL.Config) > 0 {
+		if err := json.Unmarshal(file.GraphQL.Config, &c); err != nil {
+			return c, fmt.Errorf("config/plugins.json: graphql.config: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// Server is the GraphQL endpoint. It is an http.Handler.
+type Server struct {
+	cfg      Config
+	eng      *engine.Engine
+	authn    auth.Authenticator
+	accounts Accounts
+	ext      *Extensions
+	log      *slog.Logger
+
+	mu  sync.Mutex
+	cur atomic.Pointer[built]
+}
+
+// built is one GraphQL schema with what it was built from. Requests take
+// the current one once and use it to the end.
+type built struct {
+	models *models.Schema
+	cust   int64
+	schema gql.Schema
+	b      *builder
+	err    error
+	// fallback serves when this build failed (the previous good one).
+	fallback *built
+}
+
+// New builds the GraphQL server. accounts may be nil: register, login and
+// me are then left out. The schema is built on first use, and rebuilt when
+// the registry's snapshot or the customisations change.
+func New(cfg Config, eng *engine.Engine, authn auth.Authenticator, accounts Accounts) (*Server, error) {
+	fixIntrospection()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{cfg: cfg, eng: eng, authn: authn, accounts: accounts, ext: NewExtensions(), log: cfg.Logger}
+	if err := cfg.declarative.apply(s.ext); err != nil {
+		return nil, fmt.Errorf("config/plugins.json: graphql.config: %w", err)
+	}
+	return s, nil
+}
+
+// Extensions is the customisation service.
+func (s *Server) Extensions() *Extensions { return s.ext }
+
+// Config returns the configuration the server runs with.
+func (s *Server) Config() Config { return s.cfg }
+
+// Rebuild builds the schema of a snapshot now and installs it (requests in
+// flight finish on the one they hold). Use it at start-up to fail fast, and
+// after a schema change to pay the build before the next request.
+func (s *Server) Rebuild(ms *models.Schema) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	nb := s.buildFor(ms)
+	if nb.err != nil {
+		return nb.err
+	}
+	s.cur.Store(nb)
+	return nil
+}
+
+func (s *Server) buildFor(ms *models.Schema) *built {
+	cs := s.ext.snapshot()
+	nb := &built{models: ms, cust: cs.version}
+	nb.schema, nb.b, nb.err = s.build(ms, cs)
+	return nb
+}
+
+// current returns the schema of the registry's current snapshot, building
+// it when the snapshot or the customisations changed. A build that fails
+// keeps the previous schema serving and is logged.
+func (s *Server) current() (*built, error) {
+	ms := s.eng.Registry.Current().Schema
+	v := s.ext.version.Load()
+	b := s.cur.Load()
+	if b == nil || b.models != ms || b.cust != v {
+		s.mu.Lock()
+		b = s.cur.Load()
+		if b == nil || b.models != ms || b.cust != v {
+			nb := s.buildFor(ms)
+			if nb.err != nil {
+				s.log.Error("graphql schema build failed; the previous schema keeps serving", "err", nb.err)
+				if b != nil {
+					if b.err == nil {
+						nb.fallback = b
+					} else {
+						nb.fallback = b.fallback
+					}
+				}
+			}
+			s.cur.Store(nb)
+			b = nb
+		}
+		s.mu.Unlock()
+	}
+	if b.err != nil {
+		if b.fallback != nil {
+			return b.fallback, nil
+		}
+		return nil, b.err
+	}
+	return b, nil
+}
+
+// Schema returns the GraphQL schema currently served (for tests and tools).
+func (s *Server) Schema() (gql.Schema, error) {
+	b, err := s.current()
+	if err != nil {
+		return gql.Schema{}, err
+	}
+	return b.schema, nil
+}
+
+type params struct {
+	Query         string          `json:"query"`
+	Variables     json.RawMessage `json:"variables"`
+	OperationName string          `json:"operationName"`
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var p params
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		q := r.URL.Query()
+		if q.Get("query") == "" {
+			if s.cfg.playground() && strings.Contains(r.Header.Get("Accept"), "text/html") {
+				s.playground(w, r)
+				return
+			}
+			if s.cfg.playground() && r.Header.Get("Accept") == "" {
+				s.playground(w, r)
+				return
+			}
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "GET query missing.", nil))
+			return
+		}
+		p.Query, p.OperationName = q.Get("query"), q.Get("operationName")
+		if v := q.Get("variables"); v != "" {
+			p.Variables = json.RawMessage(v)
+		}
+	case http.MethodPost:
+		if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+			writeErrors(w, http.StatusUnsupportedMediaType, requestError(codeBadRequest,
+				"POST body must be JSON (Content-Type: application/json)", nil))
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.maxBody()))
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				writeErrors(w, http.StatusRequestEntityTooLarge, requestError(codeTooLarge,
+					fmt.Sprintf("Request body too large: the limit is %d bytes", s.cfg.maxBody()), nil))
+				return
+			}
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "Could not read the request body", nil))
+			return
+		}
+		body = bytes.TrimSpace(body)
+		if len(body) > 0 && body[0] == '[' {
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest,
+				"Batched requests are not supported: send one operation per request", nil))
+			return
+		}
+		if err := json.Unmarshal(body, &p); err != nil {
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "POST body is not a JSON object: "+err.Error(), nil))
+			return
+		}
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		writeErrors(w, http.StatusMethodNotAllowed, requestError(codeBadRequest, "Method Not Allowed", nil))
+		return
+	}
+	if strings.TrimSpace(p.Query) == "" {
+		writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "POST body missing a query: send {\"query\": \"...\"}", nil))
+		return
+	}
+	principal, err := s.authn.Authenticate(r)
+	if err != nil {
+		writeRESTError(w, engine.AsError(err))
+		return
+	}
+	b, err := s.current()
+	if err != nil {
+		s.log.Error("graphql schema unavailable", "err", err)
+		writeErrors(w, http.StatusInternalServerError, requestError("INTERNAL_SERVER_ERROR", "The GraphQL schema could not be built", nil))
+		return
+	}
+	s.execute(w, r, b, &p, principal)
+}
+
+func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *params, principal *auth.Principal) {
+	var vars, rawVars map[string]any
+	if len(p.Variables) > 0 && string(p.Variables) != "null" {
+		d := json.NewDecoder(bytes.NewReader(p.Variables))
+		d.UseNumber()
+		if err := d.Decode(&rawVars); err != nil {
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "variables must be a JSON object", nil))
+			return
+		}
+		_ = json.Unmarshal(p.Variables, &vars)
+	}
+	src, nulls := prepare(p.Query)
+	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(src), Name: "GraphQL request"})})
+	if err != nil {
+		fe := gqlerrors.FormatError(err)
+		writeErrors(w, http.StatusBadRequest, requestError(codeParse, fe.Message, fe.Locations))
+		return
+	}
+	if e := s.checkShape(doc); e != nil {
+		writeErrors(w, http.StatusBadRequest, *e)
+		return
+	}
+	rules := append(append([]gql.ValidationRuleFn(nil), gql.SpecifiedRules...), depthRule(s.cfg.depthLimit()))
+	if s.cfg.depthLimit() < 0 {
+		rules = rules[:len(rules)-1]
+	}
+	if !s.cfg.introspection() {
+		rules = append(rules, noIntrospectionRule)
+	}
+	if vr := gql.ValidateDocument(&b.schema, doc, rules); !vr.IsValid {
+		errs := make([]gqlError, len(vr.Errors))
+		for i, e := range vr.Errors {
+			errs[i] = requestError(codeValidation, e.Message, e.Locations)
+		}
+		writeErrors(w, http.StatusBadRequest, errs...)
+		return
+	}
+	rq := &request{srv: s, b: b.b, principal: principal, http: r, vars: rawVars, nulls: nulls,
+		fragments: map[string]*ast.FragmentDefinition{}, deferred: map[*ast.Field]bool{}, loaders: map[loaderKey]*batch{}}
+	var op *ast.OperationDefinition
+	for _, d := range doc.Definitions {
+		switch x := d.(type) {
+		case *ast.FragmentDefinition:
+			rq.fragments[x.Name.Value] = x
+		case *ast.OperationDefinition:
+			if p.OperationName == "" || (x.Name != nil && x.Name.Value == p.OperationName) {
+				op = x
+			}
+		}
+	}
+	if op != nil && op.Operation == ast.OperationTypeMutation && r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeErrors(w, http.StatusMethodNotAllowed, requestError(codeBadRequest, "Can only perform a mutation operation from a POST request.", nil))
+		return
+	}
+	ctx := context.WithValue(r.Context(), requestKey, rq)
+	if s.cfg.ApolloServer.Tracing {
+		ctx = startTrace(ctx)
+	}
+	res := gql.Execute(gql.ExecuteParams{Schema: b.schema, AST: doc, OperationName: p.OperationName, Args: vars, Context: ctx})
+	out := response{Data: res.Data, Extensions: res.Extensions}
+	for _, e := range res.Errors {
+		out.Errors = append(out.Errors, s.formatError(e))
+	}
+	if out.Data == nil && len(out.Errors) > 0 {
+		// An operation that could not start (unknown operation name,
+		// variables of the wrong type) is a bad request, as in Apollo.
+		writeJSON(w, http.StatusBadRequest, &out)
+		return
+	}
+	writeJSON(w, http.StatusOK, &out)
+}
+
+type response struct {
+	Errors     []gqlError     `json:"errors,omitempty"`
+	Data       any            `json:"data"`
+	Extensions map[string]any `json:"extensions,omitempty"`
+}
+
+func writeErrors(w http.ResponseWriter, status int, errs ...gqlError) {
+	writeJSON(w, status, &response{Errors: errs})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"errors":[{"message":"Internal Server Error","extensions":{"code":"INTERNAL_SERVER_ERROR"}}],"data":null}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// writeRESTError answers an authentication failure as Strapi does on
+// /graphql: an HTTP error in the REST envelope, before GraphQL runs.
+func writeRESTError(w http.ResponseWriter, e *engine.Error) {
+	info := map[string]any{"status": e.Status(), "name": e.Name(), "message": e.Message}
+	if e.HasDetails() {
+		info["details"] = e.Details
+		if e.Details == nil {
+			info["details"] = map[string]any{}
+		}
+	}
+	writeJSON(w, e.Status(), map[string]any{"data": nil, "error": info})
+}
