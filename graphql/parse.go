@@ -79,7 +79,7 @@ func prepare(src string) (string, map[int][]string) {
 			j := i + 1
 			for j < len(src) && src[j] != '"' && src[j] != '\n' {
 				if src[j] == '\\' && j+1 < len(src) {
-					out = append(out, src[j : j+2]...)
+					out = append(out, src[j:j+2]...)
 					j += 2
 					continue
 				}
@@ -160,7 +160,7 @@ func prepare(src string) (string, map[int][]string) {
 		case c >= utf8.RuneSelf:
 			// Not valid GraphQL outside strings: keep it for the parser's error.
 			_, n := utf8.DecodeRuneInString(src[i:])
-			out = append(out, src[i : i+n]...)
+			out = append(out, src[i:i+n]...)
 			i += n
 		default:
 			j := i + 1

@@ -54,14 +54,14 @@ type builder struct {
 	zones  map[*models.Attribute]*zoneTypes
 	// zoneInputs finds a zone by its input scalar.
 	zoneInputs map[gql.Type]*zoneTypes
-	enums  map[string]*gql.Enum
-	named  map[string]gql.Type // extension types from typeDefs
+	enums      map[string]*gql.Enum
+	named      map[string]gql.Type // extension types from typeDefs
 	// extraAST holds the `extend type` fields of typeDefs, by type name.
 	extraAST map[string][]*ast.FieldDefinition
 	upTypes  map[string]gql.Type // users-permissions types
 	errs     []error
-	query  gql.Fields
-	mut    gql.Fields
+	query    gql.Fields
+	mut      gql.Fields
 	// actions maps "Query.articles" to the permission the shadow resolver needs.
 	actions map[string]string
 }

@@ -31,8 +31,8 @@ type tracer struct{}
 var _ gql.Extension = tracer{}
 
 func (tracer) Init(ctx context.Context, _ *gql.Params) context.Context { return ctx }
-func (tracer) Name() string                                             { return "tracing" }
-func (tracer) HasResult() bool                                          { return true }
+func (tracer) Name() string                                            { return "tracing" }
+func (tracer) HasResult() bool                                         { return true }
 
 func (tracer) ParseDidStart(ctx context.Context) (context.Context, gql.ParseFinishFunc) {
 	return ctx, func(error) {}

@@ -264,17 +264,17 @@ func literalValue(v ast.Value, vars map[string]any) any {
 // shared holds the types every schema has, built once per schema (graphql-go
 // types must not be shared between schemas that differ).
 type shared struct {
-	pagination, meta        *gql.Object
-	paginationArg           *gql.InputObject
-	publicationState        *gql.Enum
-	publicationStatus       *gql.Enum
-	errorType               *gql.Object
-	filters                 map[gql.Type]*gql.InputObject // scalar -> <Scalar>FilterInput
-	idFilter                *gql.InputObject
-	uploadFile              *gql.Object
-	uploadEntity            *gql.Object
-	uploadResponse          *gql.Object
-	uploadRelation          *gql.Object
+	pagination, meta  *gql.Object
+	paginationArg     *gql.InputObject
+	publicationState  *gql.Enum
+	publicationStatus *gql.Enum
+	errorType         *gql.Object
+	filters           map[gql.Type]*gql.InputObject // scalar -> <Scalar>FilterInput
+	idFilter          *gql.InputObject
+	uploadFile        *gql.Object
+	uploadEntity      *gql.Object
+	uploadResponse    *gql.Object
+	uploadRelation    *gql.Object
 }
 
 func newShared() *shared {
