@@ -209,3 +209,78 @@ func waitFor(t *testing.T, ok func() bool) {
 }
 
 var _ = json.Marshal
+
+// TestChangesUnderLoad adds, edits and removes types while other goroutines
+// send a steady stream of reads and writes: no request fails because of a
+// change.
+func TestChangesUnderLoad(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		a := startNode(t, db(t))
+		if err := change(t, a, engine.ChangeCreate, noteV1, false); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		type result struct {
+			sent   int
+			failed []string
+		}
+		results := make(chan result, 4)
+		for w := 0; w < 4; w++ {
+			go func(w int) {
+				var res result
+				for i := 0; ctx.Err() == nil && i < 100000; i++ {
+					var r *testenv.Response
+					switch i % 4 {
+					case 0:
+						r = a.env.Do("POST", "/api/notes", map[string]any{"data": map[string]any{"title": "load"}})
+					case 1:
+						r = a.env.Do("GET", "/api/notes?sort=title&pagination[pageSize]=5", nil)
+					case 2:
+						r = a.env.Do("GET", "/api/tags", nil)
+					default:
+						r = a.env.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "t" + time.Now().Format("150405.000000") + string(rune('a'+w))}})
+					}
+					res.sent++
+					if r.Status >= 300 {
+						res.failed = append(res.failed, r.ErrorMessage())
+					}
+				}
+				results <- res
+			}(w)
+		}
+		steps := []string{
+			strings.Replace(noteV1, `"label":{"type":"string"}`, `"label":{"type":"string"},"flag":{"type":"boolean"}`, 1),
+			strings.Replace(noteV1, `"label":{"type":"string"}`, `"label":{"type":"text"},"flag":{"type":"boolean"},"n":{"type":"float","renamedFrom":"count"}`, 1),
+			strings.Replace(noteV1, `"draftAndPublish":false`, `"draftAndPublish":false`, 1),
+		}
+		other := `{"kind":"collectionType","collectionName":"memos","info":{"singularName":"memo","pluralName":"memos"},"attributes":{"body":{"type":"text"}}}`
+		for i := 0; i < 3; i++ {
+			for _, s := range steps {
+				time.Sleep(20 * time.Millisecond) // let the stream run between changes
+				if err := change(t, a, engine.ChangeReplace, s, true); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := a.eng.ChangeSchema(ctx, engine.SchemaChange{Mode: engine.ChangeCreate, Kind: engine.KindContentType, UID: "api::memo.memo", Body: []byte(other)}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := a.eng.ChangeSchema(ctx, engine.SchemaChange{Mode: engine.ChangeDelete, Kind: engine.KindContentType, UID: "api::memo.memo", Force: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cancel()
+		total, failed := 0, 0
+		for w := 0; w < 4; w++ {
+			res := <-results
+			total += res.sent
+			failed += len(res.failed)
+			for _, f := range res.failed[:min(3, len(res.failed))] {
+				t.Errorf("failed request: %s", f)
+			}
+		}
+		if failed > 0 || total < 100 {
+			t.Fatalf("%d of %d requests failed", failed, total)
+		}
+		t.Logf("%d requests during %d schema changes, none failed", total, 15)
+	})
+}
