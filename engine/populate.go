@@ -131,6 +131,9 @@ type populator struct {
 	ctx    context.Context
 	acc    Access
 	schema *models.Schema
+	// inComponents holds the documents of relations inside components,
+	// fetched for the whole page before the components are rendered.
+	inComponents map[*models.Attribute]map[string]*Document
 }
 
 func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*Populate, v Version, locale string) error {
@@ -156,6 +159,9 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 		}
 		switch a.Type {
 		case models.TypeComponent, models.TypeDynamicZone, models.TypeMedia:
+			if err := p.componentRelations(a, extras, sub, v, locale); err != nil {
+				return err
+			}
 			for i := range rows {
 				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i][a.Name], sub)})
 			}
@@ -409,13 +415,21 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 			}
 		default:
 			ns, ok := nested[a.Name]
-			if !ok || a.Type == models.TypeRelation {
+			if !ok {
 				continue
 			}
 			if ns == nil {
 				ns = &Populate{}
 			}
-			val = p.inline(a, m[a.Name], ns)
+			if a.Type == models.TypeRelation {
+				docs, fetched := p.inComponents[a]
+				if !fetched {
+					continue // the reader may not see the target
+				}
+				val = relationJSON(a, m[a.Name], docs)
+			} else {
+				val = p.inline(a, m[a.Name], ns)
+			}
 		}
 		b = append(b, ',')
 		b = strconv.AppendQuote(b, a.Name)
@@ -423,4 +437,160 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 		b = append(b, val...)
 	}
 	return append(b, '}')
+}
+
+// componentRelations fetches the relations inside the components of one
+// attribute for a whole page: one query per relation attribute, whatever
+// the number of documents and component items.
+func (p *populator) componentRelations(a *models.Attribute, extras []map[string]json.RawMessage, sub *Populate, v Version, locale string) error {
+	want := map[*models.Attribute]*Populate{}
+	ids := map[*models.Attribute][]string{}
+	var visit func(c *models.Component, raw json.RawMessage, sub *Populate)
+	visit = func(c *models.Component, raw json.RawMessage, sub *Populate) {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		nested := expand(c.Attributes, sub.Populate, sub.All)
+		for _, ca := range c.Attributes {
+			ns, ok := nested[ca.Name]
+			if !ok {
+				continue
+			}
+			if ns == nil {
+				ns = &Populate{}
+			}
+			switch ca.Type {
+			case models.TypeRelation:
+				want[ca] = ns
+				ids[ca] = append(ids[ca], refIDs(m[ca.Name])...)
+			case models.TypeComponent:
+				eachItem(m[ca.Name], func(it json.RawMessage) { visit(p.schema.Component(ca.Component), it, ns) })
+			}
+		}
+	}
+	for i := range extras {
+		raw := extras[i][a.Name]
+		switch a.Type {
+		case models.TypeComponent:
+			eachItem(raw, func(it json.RawMessage) { visit(p.schema.Component(a.Component), it, sub) })
+		case models.TypeDynamicZone:
+			eachItem(raw, func(it json.RawMessage) {
+				var head struct {
+					Component string `json:"__component"`
+				}
+				_ = json.Unmarshal(it, &head)
+				c := p.schema.Component(head.Component)
+				if c == nil {
+					return
+				}
+				s := sub
+				if on, ok := sub.On[head.Component]; ok && on != nil {
+					s = on
+				}
+				visit(c, it, s)
+			})
+		}
+	}
+	for ca, ns := range want {
+		target := p.schema.Type(ca.Target)
+		if target == nil || !p.acc.Can(target.Action("find")) {
+			continue
+		}
+		docs, err := p.fetch(target, ns, uniqueStrings(ids[ca]), v, locale)
+		if err != nil {
+			return err
+		}
+		if p.inComponents == nil {
+			p.inComponents = map[*models.Attribute]map[string]*Document{}
+		}
+		p.inComponents[ca] = docs
+	}
+	return nil
+}
+
+// fetch reads target documents by id, shaped and populated as sub asks.
+func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
+	tv := VersionPublished
+	if target.HasDraftAndPublish() && v == VersionDraft {
+		tv = VersionDraft
+	}
+	tl := AllLocales
+	if target.Localized {
+		tl = locale
+		if tl == "" || tl == AllLocales {
+			tl = p.e.cfg.DefaultLocale
+		}
+	}
+	f, _ := resolveFilter(p.schema, target, sub.Filter)
+	fields, _ := resolveFields(target, sub.Fields)
+	nested := expand(target.Attributes, sub.Populate, sub.All)
+	rows, err := p.e.store.List(p.ctx, target, &ListQuery{Version: tv, Locale: tl, Filter: f, Limit: -1, DocumentIDs: ids, WithExtra: len(nested) > 0})
+	if err != nil {
+		return nil, err
+	}
+	docs := make([]*Document, len(rows))
+	out := make(map[string]*Document, len(rows))
+	for i := range rows {
+		docs[i] = shape(target, &rows[i], fields)
+		out[rows[i].DocumentID] = docs[i]
+	}
+	if len(nested) > 0 && len(rows) > 0 {
+		if err := p.run(target, rows, docs, nested, tv, tl); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// relationJSON renders a relation stored in a component.
+func relationJSON(a *models.Attribute, raw json.RawMessage, docs map[string]*Document) []byte {
+	ids := refIDs(raw)
+	if !a.IsToMany() {
+		for i := len(ids) - 1; i >= 0; i-- {
+			if d := docs[ids[i]]; d != nil {
+				return d.AppendJSON(nil, FormatV5)
+			}
+		}
+		return []byte("null")
+	}
+	b := []byte{'['}
+	n := 0
+	for _, id := range ids {
+		if d := docs[id]; d != nil {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = d.AppendJSON(b, FormatV5)
+		}
+	}
+	return append(b, ']')
+}
+
+// eachItem calls fn for a component value: one object or a list of them.
+func eachItem(raw json.RawMessage, fn func(json.RawMessage)) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) == nil {
+		for _, it := range list {
+			fn(it)
+		}
+		return
+	}
+	fn(raw)
+}
+
+func uniqueStrings(in []string) []string {
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -127,3 +127,55 @@ func TestLocales(t *testing.T) {
 		}
 	})
 }
+
+func TestRelationsInComponents(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		acc := func(h string) any {
+			return e.Do("POST", "/api/accounts", map[string]any{"data": map[string]any{"handle": h}}).Data()["documentId"]
+		}
+		a1, a2 := acc("one"), acc("two")
+		page := e.Do("POST", "/api/pages", map[string]any{"data": map[string]any{"title": "P"}}).Data()["documentId"]
+		for i := 0; i < 3; i++ {
+			r := e.Do("POST", "/api/landings", map[string]any{"data": map[string]any{
+				"name": "L",
+				"ctas": []any{map[string]any{"label": "a", "owner": a1, "pages": []any{page}}, map[string]any{"label": "b", "owner": a2}},
+				"zone": []any{map[string]any{"__component": "blocks.cta", "label": "z", "owner": a2}},
+			}})
+			if r.Status != 201 {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+		}
+		before := e.Store.Statements()
+		r := e.Do("GET", "/api/landings?populate[ctas][populate][owner][fields][0]=handle&populate[ctas][populate][pages]=true&populate[zone][on][blocks.cta][populate]=owner", nil)
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		// list + count + one query per relation attribute reached (ctas.owner,
+		// ctas.pages, zone's cta.owner counts once per populate path).
+		if n := e.Store.Statements() - before; n > 5 {
+			t.Errorf("%d statements for 3 documents: relations in components must be fetched per page", n)
+		}
+		l := r.List()
+		ctas := l[0]["ctas"].([]any)
+		first := ctas[0].(map[string]any)
+		if o := first["owner"].(map[string]any); o["handle"] != "one" || len(o) != 3 {
+			t.Fatalf("owner in component: %s", r.Body)
+		}
+		if ps := first["pages"].([]any); len(ps) != 1 || ps[0].(map[string]any)["title"] != "P" {
+			t.Fatalf("pages in component: %s", r.Body)
+		}
+		zone := l[2]["zone"].([]any)[0].(map[string]any)
+		if zone["owner"].(map[string]any)["handle"] != "two" {
+			t.Fatalf("relation in a zone item: %s", r.Body)
+		}
+		// Without populate the relation inside the component is left out.
+		plain := e.Do("GET", "/api/landings?populate=ctas", nil).List()[0]["ctas"].([]any)[0].(map[string]any)
+		if _, ok := plain["owner"]; ok {
+			t.Fatalf("relation in component returned without populate: %v", plain)
+		}
+		if r := e.Do("POST", "/api/landings", map[string]any{"data": map[string]any{"ctas": []any{map[string]any{"owner": "nopenopenopenopenopenope"}}}}); r.Status != 400 {
+			t.Fatalf("unknown target in a component: %d %s", r.Status, r.Body)
+		}
+	})
+}
