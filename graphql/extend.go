@@ -51,10 +51,12 @@ func (b *builder) typeDef(def ast.Node) error {
 			})})
 	case *ast.EnumDefinition:
 		vals := gql.EnumValueConfigMap{}
+		var order []string
 		for _, v := range d.Values {
 			vals[v.Name.Value] = &gql.EnumValueConfig{Value: v.Name.Value, Description: describe(v.Description)}
+			order = append(order, v.Name.Value)
 		}
-		b.named[d.Name.Value] = gql.NewEnum(gql.EnumConfig{Name: d.Name.Value, Values: vals, Description: describe(d.Description)})
+		b.named[d.Name.Value] = orderEnum(gql.NewEnum(gql.EnumConfig{Name: d.Name.Value, Values: vals, Description: describe(d.Description)}), order)
 	case *ast.ScalarDefinition:
 		b.named[d.Name.Value] = gql.NewScalar(gql.ScalarConfig{Name: d.Name.Value, Description: describe(d.Description),
 			Serialize: func(v any) any { return v }, ParseValue: func(v any) any { return v },

@@ -389,17 +389,41 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		ctx = startTrace(ctx)
 	}
 	res := gql.Execute(gql.ExecuteParams{Schema: b.schema, AST: doc, OperationName: p.OperationName, Args: vars, Context: ctx})
-	out := response{Data: res.Data, Extensions: res.Extensions}
+	errs := make([]gqlError, 0, len(res.Errors))
 	for _, e := range res.Errors {
-		out.Errors = append(out.Errors, s.formatError(e))
+		errs = append(errs, s.formatError(e))
 	}
-	if out.Data == nil && len(out.Errors) > 0 {
+	status := http.StatusOK
+	if res.Data == nil && len(errs) > 0 {
 		// An operation that could not start (unknown operation name,
 		// variables of the wrong type) is a bad request, as in Apollo.
-		writeJSON(w, http.StatusBadRequest, &out)
-		return
+		status = http.StatusBadRequest
 	}
-	writeJSON(w, http.StatusOK, &out)
+	out := make([]byte, 0, 4096)
+	out = append(out, '{')
+	if len(errs) > 0 {
+		j, _ := json.Marshal(errs)
+		out = append(append(out, `"errors":`...), j...)
+		out = append(out, ',')
+	}
+	out = append(out, `"data":`...)
+	var sets []*ast.SelectionSet
+	if op != nil {
+		sets = []*ast.SelectionSet{op.SelectionSet}
+	}
+	if data, ok := res.Data.(map[string]any); ok {
+		out = rq.encodeObject(out, data, sets)
+	} else {
+		out = append(out, "null"...)
+	}
+	if len(res.Extensions) > 0 {
+		j, _ := json.Marshal(res.Extensions)
+		out = append(append(out, `,"extensions":`...), j...)
+	}
+	out = append(out, '}', '\n')
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
 }
 
 type response struct {

@@ -234,10 +234,10 @@ func (b *builder) contentType(ct *models.ContentType) {
 	if ct.Localized {
 		system = append(system, "locale")
 	}
-	t.filters = b.filterInput(t.name+"FiltersInput", ct.UID, ct.Attributes, system)
 	if !ct.IsSingle() {
-		t.filters.AddFieldConfig("id", &gql.InputObjectFieldConfig{Type: b.sh.idFilter})
+		system = append(system, "id")
 	}
+	t.filters = b.filterInput(t.name+"FiltersInput", ct.UID, ct.Attributes, system)
 }
 
 // scalarType maps a scalar attribute to its GraphQL type (enums excluded).
@@ -291,7 +291,7 @@ func (b *builder) enum(owner string, a *models.Attribute) *gql.Enum {
 	for _, v := range a.Enum {
 		vals[enumValueName(v)] = &gql.EnumValueConfig{Value: v}
 	}
-	e := gql.NewEnum(gql.EnumConfig{Name: name, Values: vals})
+	e := orderEnum(gql.NewEnum(gql.EnumConfig{Name: name, Values: vals}), a.Enum)
 	b.enums[name] = e
 	return e
 }
@@ -459,7 +459,9 @@ func (b *builder) filterInput(name, owner string, attrs []*models.Attribute, sys
 			}
 		}
 		for _, s := range system {
-			if s == "locale" {
+			if s == "id" {
+				m[s] = &gql.InputObjectFieldConfig{Type: b.sh.idFilter}
+			} else if s == "locale" {
 				m[s] = &gql.InputObjectFieldConfig{Type: b.sh.filters[gql.String]}
 			} else {
 				m[s] = &gql.InputObjectFieldConfig{Type: b.sh.filters[dateTimeScalar]}
@@ -537,4 +539,17 @@ func (b *builder) operations(t *ctTypes) {
 			"id": {Type: gql.NewNonNull(gql.ID)}}, false), Resolve: b.resolveDelete(t)}
 		b.actions["Mutation.delete"+t.name] = ct.Action("delete")
 	}
+}
+
+// orderEnum puts an enum's values in definition order: graphql-go builds
+// them from a map, so their order would change from build to build.
+// Values() returns the enum's own slice, sorted here in place.
+func orderEnum(e *gql.Enum, order []string) *gql.Enum {
+	pos := map[any]int{}
+	for i, v := range order {
+		pos[v] = i
+	}
+	vals := e.Values()
+	sort.SliceStable(vals, func(i, j int) bool { return pos[vals[i].Value] < pos[vals[j].Value] })
+	return e
 }

@@ -293,14 +293,14 @@ func newShared() *shared {
 	s.paginationArg = gql.NewInputObject(gql.InputObjectConfig{Name: "PaginationArg", Fields: gql.InputObjectConfigFieldMap{
 		"page": {Type: gql.Int}, "pageSize": {Type: gql.Int}, "start": {Type: gql.Int}, "limit": {Type: gql.Int},
 	}})
-	s.publicationState = gql.NewEnum(gql.EnumConfig{Name: "PublicationState", Values: gql.EnumValueConfigMap{
+	s.publicationState = orderEnum(gql.NewEnum(gql.EnumConfig{Name: "PublicationState", Values: gql.EnumValueConfigMap{
 		"LIVE":    {Value: "LIVE", Description: "The published version of documents"},
 		"PREVIEW": {Value: "PREVIEW", Description: "The draft version of documents (every document has one)"},
-	}})
-	s.publicationStatus = gql.NewEnum(gql.EnumConfig{Name: "PublicationStatus", Values: gql.EnumValueConfigMap{
+	}}), []string{"LIVE", "PREVIEW"})
+	s.publicationStatus = orderEnum(gql.NewEnum(gql.EnumConfig{Name: "PublicationStatus", Values: gql.EnumValueConfigMap{
 		"DRAFT":     {Value: "DRAFT"},
 		"PUBLISHED": {Value: "PUBLISHED"},
-	}})
+	}}), []string{"DRAFT", "PUBLISHED"})
 	s.errorType = gql.NewObject(gql.ObjectConfig{Name: "Error", Fields: gql.Fields{
 		"code":    &gql.Field{Type: gql.NewNonNull(gql.String), Resolve: mapField("code")},
 		"message": &gql.Field{Type: gql.String, Resolve: mapField("message")},
