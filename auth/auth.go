@@ -1,7 +1,8 @@
-// Package auth turns a request into a principal with its permissions. Until
-// users-permissions and API tokens land, the permissions come from the
-// project's config/permissions.json; the Authenticator interface is what the
-// real auth replaces.
+// Package auth turns a request into a principal with its permissions:
+// users-permissions (users, roles, JWTs), API tokens issued by admins, admin
+// users, the secrets they rest on and the rate limiter of the login
+// endpoints. Service is the real Authenticator; StaticAuth serves a
+// permissions file alone (tests and tools that need no database).
 package auth
 
 import (
@@ -17,18 +18,51 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 )
 
+// Kinds of principals.
+const (
+	KindPublic   = "public"
+	KindUser     = "user"
+	KindAPIToken = "api-token"
+)
+
 // Principal is who makes a request and what they may do. It implements
 // engine.Access.
 type Principal struct {
-	// Kind is "public", "user", "api-token" or "admin".
-	Kind    string
+	// Kind is "public", "user" or "api-token".
+	Kind string
+	// UserID is the users-permissions user of a "user" principal.
+	UserID int64
+	// TokenID is the API token of an "api-token" principal.
+	TokenID int64
 	actions map[string]bool
+	// scope widens actions for API tokens: full-access may do everything,
+	// read-only every action that ends in find or findOne.
+	scope tokenScope
 }
+
+type tokenScope int
+
+const (
+	scopeActions tokenScope = iota
+	scopeFull
+	scopeReadOnly
+)
 
 var _ engine.Access = (*Principal)(nil)
 
 // Can reports whether the principal holds the action permission.
-func (p *Principal) Can(action string) bool { return p != nil && p.actions[action] }
+func (p *Principal) Can(action string) bool {
+	if p == nil {
+		return false
+	}
+	switch p.scope {
+	case scopeFull:
+		return true
+	case scopeReadOnly:
+		return strings.HasSuffix(action, ".find") || strings.HasSuffix(action, ".findOne")
+	}
+	return p.actions[action]
+}
 
 // NewPrincipal builds a principal with a set of actions.
 func NewPrincipal(kind string, actions []string) *Principal {
@@ -46,11 +80,13 @@ type Authenticator interface {
 }
 
 // Permissions is the roles-as-code file config/permissions.json:
-// {"public": ["api::article.article.find", ...]}.
+// {"public": ["api::article.article.find", ...], "authenticated": [...],
+// "<custom role name>": [...]}.
 type Permissions map[string][]string
 
 // LoadPermissions reads config/permissions.json of a project; a missing
-// file means nothing is public.
+// file is an empty set (Service leaves the roles as the database has them;
+// StaticAuth makes nothing public).
 func LoadPermissions(dir string) (Permissions, error) {
 	path := filepath.Join(dir, "config", "permissions.json")
 	b, err := os.ReadFile(path)

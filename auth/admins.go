@@ -1,0 +1,211 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// AdminView is an admin user as the admin API shows it (never the password).
+type AdminView struct {
+	ID         int64   `json:"id"`
+	DocumentID string  `json:"documentId"`
+	Firstname  string  `json:"firstname"`
+	Lastname   *string `json:"lastname"`
+	Username   *string `json:"username"`
+	Email      string  `json:"email"`
+	IsActive   bool    `json:"isActive"`
+	Blocked    bool    `json:"blocked"`
+	CreatedAt  string  `json:"createdAt"`
+	UpdatedAt  string  `json:"updatedAt"`
+}
+
+func adminView(a *AdminUser) *AdminView {
+	v := &AdminView{ID: a.ID, DocumentID: a.DocumentID, Firstname: a.Firstname, Email: a.Email, IsActive: a.IsActive,
+		Blocked: a.Blocked, CreatedAt: jsTime(a.CreatedAt), UpdatedAt: jsTime(a.UpdatedAt)}
+	if a.Lastname != "" {
+		v.Lastname = &a.Lastname
+	}
+	return v
+}
+
+// AdminSession is the answer of /admin/login and /admin/register-admin.
+type AdminSession struct {
+	Token string     `json:"token"`
+	User  *AdminView `json:"user"`
+}
+
+// AdminInput creates an admin.
+type AdminInput struct {
+	Email, Password, Firstname, Lastname string
+}
+
+// ParseAdminInput reads the body of /admin/register-admin.
+func ParseAdminInput(body map[string]any) (AdminInput, error) {
+	var in AdminInput
+	if err := checkKeys(body, "email", "password", "firstname", "lastname"); err != nil {
+		return in, err
+	}
+	var err error
+	if in.Email, err = required(body, "email"); err != nil {
+		return in, err
+	}
+	if in.Password, err = required(body, "password"); err != nil {
+		return in, err
+	}
+	if in.Firstname, _, err = str(body, "firstname", true); err != nil {
+		return in, err
+	}
+	if in.Lastname, _, err = str(body, "lastname", true); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+func (in *AdminInput) check() error {
+	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
+	if err := checkEmail("email", in.Email); err != nil {
+		return err
+	}
+	return checkAdminPassword(in.Password)
+}
+
+// AdminCount is the number of admins.
+func (s *Service) AdminCount(ctx context.Context) (int64, error) {
+	var n int64
+	return n, s.db.WithContext(ctx).Model(&AdminUser{}).Count(&n).Error
+}
+
+func (s *Service) insertAdmin(tx *gorm.DB, in AdminInput) (*AdminUser, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	hash, err := hashPassword(in.Password)
+	if err != nil {
+		return nil, err
+	}
+	var n int64
+	if err := tx.Model(&AdminUser{}).Where("email = ?", in.Email).Count(&n).Error; err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		return nil, engine.Errorf(engine.KindApplication, "Email already taken")
+	}
+	now := s.now()
+	a := &AdminUser{DocumentID: engine.NewDocumentID(), Firstname: strings.TrimSpace(in.Firstname),
+		Lastname: strings.TrimSpace(in.Lastname), Email: in.Email, Password: hash, IsActive: true,
+		CreatedAt: now, UpdatedAt: now}
+	return a, tx.Create(a).Error
+}
+
+// CreateAdmin adds an admin (stratum admin create, STRATUM_ADMIN_*).
+func (s *Service) CreateAdmin(ctx context.Context, in AdminInput) (*AdminView, error) {
+	var a *AdminUser
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		a, err = s.insertAdmin(tx, in)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return adminView(a), nil
+}
+
+const firstAdminKey = "auth:first-admin"
+
+// RegisterAdmin creates the first admin and logs them in; once an admin
+// exists it is refused. Concurrent calls agree on one winner through a
+// marker row.
+func (s *Service) RegisterAdmin(ctx context.Context, in AdminInput) (*AdminSession, error) {
+	refused := engine.Errorf(engine.KindApplication, "You cannot register a new super admin")
+	var a *AdminUser
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&AdminUser{}).Count(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return refused
+		}
+		if err := tx.Where("key = ?", firstAdminKey).Delete(&metaRow{}).Error; err != nil { // a stale marker
+			return err
+		}
+		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&metaRow{Key: firstAdminKey, Value: "1"})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return refused
+		}
+		var err error
+		a, err = s.insertAdmin(tx, in)
+		return err
+	})
+	if isUniqueViolation(err) {
+		return nil, refused
+	}
+	if err != nil {
+		return nil, err
+	}
+	tok, err := s.IssueAdminJWT(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &AdminSession{Token: tok, User: adminView(a)}, nil
+}
+
+// AdminLogin checks {email, password}.
+func (s *Service) AdminLogin(ctx context.Context, body map[string]any) (*AdminSession, error) {
+	if err := checkKeys(body, "email", "password"); err != nil {
+		return nil, err
+	}
+	var fe engine.FieldErrors
+	email, _, err := str(body, "email", false)
+	if err != nil {
+		return nil, err
+	}
+	pw, _, err := str(body, "password", false)
+	if err != nil {
+		return nil, err
+	}
+	if email == "" {
+		fe.Add([]string{"email"}, nil, "email is a required field")
+	}
+	if pw == "" {
+		fe.Add([]string{"password"}, nil, "password is a required field")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	var a AdminUser
+	err = s.db.WithContext(ctx).Where("email = ?", strings.ToLower(strings.TrimSpace(email))).Take(&a).Error
+	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, err
+	}
+	if !checkPassword(a.Password, pw) {
+		return nil, engine.Errorf(engine.KindValidation, "Invalid credentials")
+	}
+	if !a.IsActive || a.Blocked {
+		return nil, engine.Errorf(engine.KindApplication, "User not active")
+	}
+	tok, err := s.IssueAdminJWT(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &AdminSession{Token: tok, User: adminView(&a)}, nil
+}
+
+func (s *Service) adminByID(ctx context.Context, id int64) (*AdminUser, error) {
+	var a AdminUser
+	err := s.db.WithContext(ctx).Take(&a, id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	return &a, err
+}

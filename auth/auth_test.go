@@ -1,0 +1,85 @@
+package auth
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func TestParseExpiresIn(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		`"30d"`: 30 * 24 * time.Hour, `"12h"`: 12 * time.Hour, `"90 minutes"`: 90 * time.Minute, `"2 weeks"`: 14 * 24 * time.Hour,
+		`"1.5h"`: 90 * time.Minute, `"5000"`: 5 * time.Second, `3600`: time.Hour, `"10s"`: 10 * time.Second, `null`: 0, ``: 0,
+	} {
+		got, err := ParseExpiresIn(json.RawMessage(in))
+		if err != nil || got != want {
+			t.Errorf("%s: %v %v, want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{`"soon"`, `"-1d"`, `0`, `"3 fortnights"`, `true`} {
+		if _, err := ParseExpiresIn(json.RawMessage(in)); err == nil {
+			t.Errorf("%s: no error", in)
+		}
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := NewLimiter(RateLimitConfig{Max: 2, Interval: time.Minute}, func() time.Time { return now })
+	if !l.Allow("a") || !l.Allow("a") || l.Allow("a") {
+		t.Fatal("two attempts, then refused")
+	}
+	if !l.Allow("b") {
+		t.Fatal("keys are counted apart")
+	}
+	now = now.Add(30 * time.Second) // one token back
+	if !l.Allow("a") || l.Allow("a") {
+		t.Fatal("refill")
+	}
+	now = now.Add(2 * time.Minute)
+	l.Allow("c")
+	if len(l.buckets) != 1 {
+		t.Fatalf("idle buckets are swept: %d left", len(l.buckets))
+	}
+	off := NewLimiter(RateLimitConfig{Disabled: true}, nil)
+	for range 100 {
+		if !off.Allow("a") {
+			t.Fatal("disabled limiter refused")
+		}
+	}
+}
+
+func TestBearerAndShapes(t *testing.T) {
+	for h, want := range map[string]string{"Bearer abc": "abc", "bearer abc": "abc", "BEARER  abc": "abc"} {
+		if got, ok := bearer(h); !ok || got != want {
+			t.Errorf("%q: %q %v", h, got, ok)
+		}
+	}
+	for _, h := range []string{"", "abc", "Basic abc", "Bearer a b", "Bearer"} {
+		if _, ok := bearer(h); ok {
+			t.Errorf("%q accepted", h)
+		}
+	}
+	if roleType("Content Editors!") != "content_editors" || roleType("  ") != "" {
+		t.Fatal("roleType")
+	}
+	s, err := newTokenString()
+	if err != nil || !isTokenString(s) || isTokenString(s[:255]) || isTokenString(s[:255]+"G") {
+		t.Fatal("token string shape")
+	}
+}
+
+func TestPrincipalScopes(t *testing.T) {
+	ro := &Principal{Kind: KindAPIToken, scope: scopeReadOnly}
+	for a, want := range map[string]bool{
+		"api::article.article.find": true, "api::article.article.findOne": true, "plugin::users-permissions.user.find": true,
+		"api::article.article.create": false, "plugin::users-permissions.user.me": false, "api::x.x.refind": false,
+	} {
+		if ro.Can(a) != want {
+			t.Errorf("read-only %s: %v", a, !want)
+		}
+	}
+	if !(&Principal{scope: scopeFull}).Can("anything") || (*Principal)(nil).Can("x") {
+		t.Fatal("full access / nil")
+	}
+}

@@ -1,0 +1,554 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+// Role types of the two roles every project has.
+const (
+	RolePublic        = "public"
+	RoleAuthenticated = "authenticated"
+)
+
+// Plugin actions users-permissions knows (Strapi's route handler names).
+var pluginActions = []string{
+	"plugin::users-permissions.auth.callback", "plugin::users-permissions.auth.register",
+	"plugin::users-permissions.auth.connect", "plugin::users-permissions.auth.forgotPassword",
+	"plugin::users-permissions.auth.resetPassword", "plugin::users-permissions.auth.emailConfirmation",
+	"plugin::users-permissions.auth.sendEmailConfirmation", "plugin::users-permissions.auth.changePassword",
+	"plugin::users-permissions.user.find", "plugin::users-permissions.user.findOne",
+	"plugin::users-permissions.user.count", "plugin::users-permissions.user.create",
+	"plugin::users-permissions.user.update", "plugin::users-permissions.user.destroy",
+	"plugin::users-permissions.user.me",
+	"plugin::users-permissions.role.find", "plugin::users-permissions.role.findOne",
+	"plugin::users-permissions.role.createRole", "plugin::users-permissions.role.updateRole",
+	"plugin::users-permissions.role.deleteRole", "plugin::users-permissions.permissions.getPermissions",
+	"plugin::upload.content-api.find", "plugin::upload.content-api.findOne",
+	"plugin::upload.content-api.upload", "plugin::upload.content-api.destroy",
+}
+
+// Actions of the users-permissions endpoints.
+const (
+	ActionLogin      = "plugin::users-permissions.auth.callback"
+	ActionRegister   = "plugin::users-permissions.auth.register"
+	ActionMe         = "plugin::users-permissions.user.me"
+	ActionUserFind   = "plugin::users-permissions.user.find"
+	ActionUserOne    = "plugin::users-permissions.user.findOne"
+	ActionUserCount  = "plugin::users-permissions.user.count"
+	ActionUserCreate = "plugin::users-permissions.user.create"
+	ActionUserUpdate = "plugin::users-permissions.user.update"
+	ActionUserDelete = "plugin::users-permissions.user.destroy"
+)
+
+// Strapi's default permissions of a fresh install.
+var defaultPermissions = map[string][]string{
+	RolePublic: {
+		"plugin::users-permissions.auth.callback", "plugin::users-permissions.auth.connect",
+		"plugin::users-permissions.auth.forgotPassword", "plugin::users-permissions.auth.resetPassword",
+		"plugin::users-permissions.auth.register", "plugin::users-permissions.auth.emailConfirmation",
+		"plugin::users-permissions.auth.sendEmailConfirmation",
+	},
+	RoleAuthenticated: {"plugin::users-permissions.user.me", "plugin::users-permissions.auth.changePassword"},
+}
+
+// KnownActions is every action a permission may name now: the content
+// actions of the current schema and the plugins' actions.
+func (s *Service) KnownActions() map[string]bool {
+	out := map[string]bool{}
+	for _, a := range s.cfg.Actions() {
+		out[a] = true
+	}
+	for _, a := range pluginActions {
+		out[a] = true
+	}
+	return out
+}
+
+// checkActions refuses actions that are not registered.
+func (s *Service) checkActions(actions []string) error {
+	known := s.KnownActions()
+	var unknown []string
+	for _, a := range actions {
+		if !known[a] {
+			unknown = append(unknown, a)
+		}
+	}
+	if len(unknown) > 0 {
+		return engine.Errorf(engine.KindApplication, "Unknown permissions provided: %s", strings.Join(unknown, ", "))
+	}
+	return nil
+}
+
+// roleType derives a custom role's type from its name, as Strapi does
+// (snake_case of the lower-cased name).
+func roleType(name string) string {
+	var b strings.Builder
+	us := false
+	for _, r := range strings.ToLower(name) {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			b.WriteRune(r)
+			us = false
+		} else if !us && b.Len() > 0 {
+			b.WriteByte('_')
+			us = true
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}
+
+func (s *Service) ensureDefaultRoles(ctx context.Context) error {
+	for _, r := range []struct{ typ, name, desc string }{
+		{RoleAuthenticated, "Authenticated", "Default role given to authenticated user."},
+		{RolePublic, "Public", "Default role given to unauthenticated user."},
+	} {
+		var n int64
+		if err := s.db.WithContext(ctx).Model(&Role{}).Where("type = ?", r.typ).Count(&n).Error; err != nil {
+			return fmt.Errorf("read roles: %w", err)
+		}
+		if n > 0 {
+			continue
+		}
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			role := &Role{DocumentID: engine.NewDocumentID(), Name: r.name, Description: r.desc, Type: r.typ,
+				CreatedAt: s.now(), UpdatedAt: s.now()}
+			if err := tx.Create(role).Error; err != nil {
+				return err
+			}
+			return s.grant(tx, role.ID, defaultPermissions[r.typ])
+		})
+		if err != nil && !isUniqueViolation(err) { // another node made it first
+			return fmt.Errorf("create the %s role: %w", r.name, err)
+		}
+	}
+	return nil
+}
+
+// grant adds permissions to a role (existing ones are kept).
+func (s *Service) grant(tx *gorm.DB, roleID int64, actions []string) error {
+	if len(actions) == 0 {
+		return nil
+	}
+	rows := make([]Permission, 0, len(actions))
+	for _, a := range dedupe(actions) {
+		rows = append(rows, Permission{RoleID: roleID, Action: a, CreatedAt: s.now()})
+	}
+	return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&rows).Error
+}
+
+// ApplyPermissions sets roles from config/permissions.json: for each role
+// it names ("public", "authenticated" or a custom role's name, created if
+// missing) the role's content-type permissions (api::...) become exactly
+// the listed ones; plugin permissions listed are granted in addition to
+// the role's others.
+func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
+	names := make([]string, 0, len(p))
+	for name := range p {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := s.checkActions(p[name]); err != nil {
+			return fmt.Errorf("config/permissions.json: role %q: %s", name, engine.AsError(err).Message)
+		}
+	}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		for _, name := range names {
+			role, err := s.roleForKey(tx, name)
+			if err != nil {
+				return err
+			}
+			if err := tx.Where("role_id = ? AND action LIKE ?", role.ID, "api::%").Delete(&Permission{}).Error; err != nil {
+				return err
+			}
+			if err := s.grant(tx, role.ID, p[name]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("config/permissions.json: %w", err)
+	}
+	s.invalidateRoles()
+	return nil
+}
+
+// roleForKey finds the role a permissions.json key names, creating a
+// custom role when none matches.
+func (s *Service) roleForKey(tx *gorm.DB, key string) (*Role, error) {
+	var role Role
+	typ := strings.ToLower(key)
+	if typ != RolePublic && typ != RoleAuthenticated {
+		typ = roleType(key)
+	}
+	err := tx.Where("type = ? OR name = ?", typ, key).Order("id").Take(&role).Error
+	if err == nil {
+		return &role, nil
+	}
+	if !errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, err
+	}
+	if typ == "" {
+		return nil, fmt.Errorf("role %q: a role name needs letters or digits", key)
+	}
+	role = Role{DocumentID: engine.NewDocumentID(), Name: key, Type: typ, CreatedAt: s.now(), UpdatedAt: s.now()}
+	return &role, tx.Create(&role).Error
+}
+
+// --- the roles' permissions in memory -------------------------------------
+
+type roleSnapshot struct {
+	at              time.Time
+	perms           map[int64]map[string]bool
+	publicID        int64
+	authenticatedID int64
+	public          *Principal
+}
+
+func (s *Service) invalidateRoles() { s.roles.Store(nil) }
+
+// roleSet returns the roles' permissions, read again when older than the
+// cache TTL.
+func (s *Service) roleSet(ctx context.Context) (*roleSnapshot, error) {
+	if rs := s.roles.Load(); rs != nil && s.cfg.Now().Sub(rs.at) < s.cfg.RoleCacheTTL {
+		return rs, nil
+	}
+	s.rolesMu.Lock()
+	defer s.rolesMu.Unlock()
+	old := s.roles.Load()
+	if old != nil && s.cfg.Now().Sub(old.at) < s.cfg.RoleCacheTTL {
+		return old, nil
+	}
+	rs, err := s.loadRoles(ctx)
+	if err != nil {
+		if old != nil { // keep serving what we had rather than failing every request
+			s.log.Error("reload roles", "err", err)
+			return old, nil
+		}
+		return nil, err
+	}
+	s.roles.Store(rs)
+	return rs, nil
+}
+
+func (s *Service) loadRoles(ctx context.Context) (*roleSnapshot, error) {
+	var roles []Role
+	if err := s.db.WithContext(ctx).Find(&roles).Error; err != nil {
+		return nil, err
+	}
+	var perms []Permission
+	if err := s.db.WithContext(ctx).Find(&perms).Error; err != nil {
+		return nil, err
+	}
+	rs := &roleSnapshot{at: s.cfg.Now(), perms: map[int64]map[string]bool{}}
+	for _, r := range roles {
+		rs.perms[r.ID] = map[string]bool{}
+		switch r.Type {
+		case RolePublic:
+			rs.publicID = r.ID
+		case RoleAuthenticated:
+			rs.authenticatedID = r.ID
+		}
+	}
+	for _, p := range perms {
+		if m := rs.perms[p.RoleID]; m != nil {
+			m[p.Action] = true
+		}
+	}
+	rs.public = &Principal{Kind: KindPublic, actions: rs.perms[rs.publicID]}
+	return rs, nil
+}
+
+// --- the roles admin API ---------------------------------------------------
+
+// RoleSummary is a role as a populated user shows it.
+type RoleSummary struct {
+	ID          int64  `json:"id"`
+	DocumentID  string `json:"documentId"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Type        string `json:"type"`
+	CreatedAt   string `json:"createdAt"`
+	UpdatedAt   string `json:"updatedAt"`
+	PublishedAt string `json:"publishedAt"`
+}
+
+// RoleView is a role in the admin API: with its users count and permissions.
+type RoleView struct {
+	RoleSummary
+	NbUsers     int64    `json:"nb_users"`
+	Permissions []string `json:"permissions"`
+}
+
+func roleSummary(r *Role) RoleSummary {
+	return RoleSummary{ID: r.ID, DocumentID: r.DocumentID, Name: r.Name, Description: r.Description, Type: r.Type,
+		CreatedAt: jsTime(r.CreatedAt), UpdatedAt: jsTime(r.UpdatedAt), PublishedAt: jsTime(r.UpdatedAt)}
+}
+
+// RoleInput is the body of POST/PUT /admin/users-permissions/roles.
+type RoleInput struct {
+	Name, Description       string
+	HasName, HasDescription bool
+	Permissions             []string
+	HasPermissions          bool
+}
+
+// ParseRoleInput reads {name, description, permissions}; name is required
+// on create.
+func ParseRoleInput(body map[string]any, create bool) (RoleInput, error) {
+	var in RoleInput
+	if err := checkKeys(body, "name", "description", "permissions"); err != nil {
+		return in, err
+	}
+	var err error
+	if in.Name, in.HasName, err = str(body, "name", false); err != nil {
+		return in, err
+	}
+	if in.HasName && strings.TrimSpace(in.Name) == "" || create && !in.HasName {
+		return in, validationAt("name", nil, "name is a required field")
+	}
+	in.Name = strings.TrimSpace(in.Name)
+	if in.Description, in.HasDescription, err = str(body, "description", true); err != nil {
+		return in, err
+	}
+	if in.Permissions, in.HasPermissions, err = stringList(body, "permissions"); err != nil {
+		return in, err
+	}
+	in.Permissions = dedupe(in.Permissions)
+	return in, nil
+}
+
+func roleNotFound() error { return engine.Errorf(engine.KindNotFound, "Role not found") }
+
+func roleTaken() error { return engine.Errorf(engine.KindApplication, "Role name already taken") }
+
+// ListRoles lists every role in id order.
+func (s *Service) ListRoles(ctx context.Context) ([]RoleView, error) {
+	var roles []Role
+	if err := s.db.WithContext(ctx).Order("id").Find(&roles).Error; err != nil {
+		return nil, err
+	}
+	return s.roleViews(ctx, roles)
+}
+
+func (s *Service) roleViews(ctx context.Context, roles []Role) ([]RoleView, error) {
+	out := make([]RoleView, len(roles))
+	if len(roles) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(roles))
+	for i := range roles {
+		ids[i] = roles[i].ID
+	}
+	var perms []Permission
+	if err := s.db.WithContext(ctx).Where("role_id IN ?", ids).Order("action").Find(&perms).Error; err != nil {
+		return nil, err
+	}
+	var counts []struct {
+		RoleID int64
+		N      int64
+	}
+	if err := s.db.WithContext(ctx).Model(&User{}).Select("role_id, COUNT(*) AS n").Where("role_id IN ?", ids).
+		Group("role_id").Scan(&counts).Error; err != nil {
+		return nil, err
+	}
+	byRole := map[int64][]string{}
+	for _, p := range perms {
+		byRole[p.RoleID] = append(byRole[p.RoleID], p.Action)
+	}
+	n := map[int64]int64{}
+	for _, c := range counts {
+		n[c.RoleID] = c.N
+	}
+	for i := range roles {
+		p := byRole[roles[i].ID]
+		if p == nil {
+			p = []string{}
+		}
+		out[i] = RoleView{RoleSummary: roleSummary(&roles[i]), NbUsers: n[roles[i].ID], Permissions: p}
+	}
+	return out, nil
+}
+
+func (s *Service) roleView(ctx context.Context, r *Role) (*RoleView, error) {
+	v, err := s.roleViews(ctx, []Role{*r})
+	if err != nil {
+		return nil, err
+	}
+	return &v[0], nil
+}
+
+// GetRole reads a role by id.
+func (s *Service) GetRole(ctx context.Context, id int64) (*RoleView, error) {
+	var r Role
+	if err := s.db.WithContext(ctx).Take(&r, id).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, roleNotFound()
+		}
+		return nil, err
+	}
+	return s.roleView(ctx, &r)
+}
+
+// CreateRole makes a custom role.
+func (s *Service) CreateRole(ctx context.Context, in RoleInput) (*RoleView, error) {
+	if err := s.checkActions(in.Permissions); err != nil {
+		return nil, err
+	}
+	typ := roleType(in.Name)
+	if typ == "" {
+		return nil, validationAt("name", in.Name, "name needs letters or digits")
+	}
+	r := &Role{DocumentID: engine.NewDocumentID(), Name: in.Name, Description: in.Description, Type: typ,
+		CreatedAt: s.now(), UpdatedAt: s.now()}
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&Role{}).Where("name = ? OR type = ?", r.Name, r.Type).Count(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return roleTaken()
+		}
+		if err := tx.Create(r).Error; err != nil {
+			return err
+		}
+		return s.grant(tx, r.ID, in.Permissions)
+	})
+	if isUniqueViolation(err) {
+		return nil, roleTaken()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.invalidateRoles()
+	return s.roleView(ctx, r)
+}
+
+// UpdateRole changes a role's name, description and, when given, replaces
+// its permissions.
+func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*RoleView, error) {
+	if err := s.checkActions(in.Permissions); err != nil {
+		return nil, err
+	}
+	var r Role
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&r, id).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return roleNotFound()
+			}
+			return err
+		}
+		if in.HasName && in.Name != r.Name {
+			var n int64
+			if err := tx.Model(&Role{}).Where("name = ? AND id <> ?", in.Name, id).Count(&n).Error; err != nil {
+				return err
+			}
+			if n > 0 {
+				return roleTaken()
+			}
+			r.Name = in.Name
+		}
+		if in.HasDescription {
+			r.Description = in.Description
+		}
+		r.UpdatedAt = s.now()
+		if err := tx.Save(&r).Error; err != nil {
+			return err
+		}
+		if !in.HasPermissions {
+			return nil
+		}
+		if err := tx.Where("role_id = ?", id).Delete(&Permission{}).Error; err != nil {
+			return err
+		}
+		return s.grant(tx, id, in.Permissions)
+	})
+	if isUniqueViolation(err) {
+		return nil, roleTaken()
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.invalidateRoles()
+	return s.roleView(ctx, &r)
+}
+
+// DeleteRole removes a custom role; its users get the Authenticated role.
+func (s *Service) DeleteRole(ctx context.Context, id int64) (*RoleView, error) {
+	var view *RoleView
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var r Role
+		if err := tx.Take(&r, id).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return roleNotFound()
+			}
+			return err
+		}
+		if r.Type == RolePublic || r.Type == RoleAuthenticated {
+			return engine.Errorf(engine.KindApplication, "The %s role cannot be deleted", r.Name)
+		}
+		v, err := s.roleViewTx(tx, &r)
+		if err != nil {
+			return err
+		}
+		view = v
+		var auth Role
+		if err := tx.Where("type = ?", RoleAuthenticated).Take(&auth).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&User{}).Where("role_id = ?", id).Update("role_id", auth.ID).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("role_id = ?", id).Delete(&Permission{}).Error; err != nil {
+			return err
+		}
+		return tx.Delete(&Role{}, id).Error
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.invalidateRoles()
+	return view, nil
+}
+
+// roleViewTx builds a view inside a transaction (on SQLite the write pool
+// has one connection: reading outside the transaction would wait for it).
+func (s *Service) roleViewTx(tx *gorm.DB, r *Role) (*RoleView, error) {
+	var perms []Permission
+	if err := tx.Where("role_id = ?", r.ID).Order("action").Find(&perms).Error; err != nil {
+		return nil, err
+	}
+	var n int64
+	if err := tx.Model(&User{}).Where("role_id = ?", r.ID).Count(&n).Error; err != nil {
+		return nil, err
+	}
+	p := make([]string, len(perms))
+	for i := range perms {
+		p[i] = perms[i].Action
+	}
+	return &RoleView{RoleSummary: roleSummary(r), NbUsers: n, Permissions: p}, nil
+}
+
+// SchemaActions lists the content-API actions of a schema: find, findOne,
+// create, update and delete of every content-type.
+func SchemaActions(s *models.Schema) []string {
+	out := make([]string, 0, len(s.Types)*5)
+	for _, ct := range s.Types {
+		for _, a := range []string{"find", "findOne", "create", "update", "delete"} {
+			out = append(out, ct.Action(a))
+		}
+	}
+	return out
+}

@@ -1,0 +1,492 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+
+	"gorm.io/gorm"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// UserView is a user as the API shows it: password, resetPasswordToken and
+// confirmationToken are never part of it; role only when populated.
+type UserView struct {
+	ID          int64        `json:"id"`
+	DocumentID  string       `json:"documentId"`
+	Username    string       `json:"username"`
+	Email       string       `json:"email"`
+	Provider    string       `json:"provider"`
+	Confirmed   bool         `json:"confirmed"`
+	Blocked     bool         `json:"blocked"`
+	CreatedAt   string       `json:"createdAt"`
+	UpdatedAt   string       `json:"updatedAt"`
+	PublishedAt *string      `json:"publishedAt"`
+	Role        *RoleSummary `json:"role,omitempty"`
+}
+
+func userView(u *User, role *Role) *UserView {
+	v := &UserView{ID: u.ID, DocumentID: u.DocumentID, Username: u.Username, Email: u.Email, Provider: u.Provider,
+		Confirmed: u.Confirmed, Blocked: u.Blocked, CreatedAt: jsTime(u.CreatedAt), UpdatedAt: jsTime(u.UpdatedAt),
+		PublishedAt: jsTimePtr(u.PublishedAt)}
+	if role != nil {
+		rs := roleSummary(role)
+		v.Role = &rs
+	}
+	return v
+}
+
+// Session is the answer of login and register: {jwt, user}.
+type Session struct {
+	JWT  string    `json:"jwt"`
+	User *UserView `json:"user"`
+}
+
+func userNotFound() error { return engine.Errorf(engine.KindNotFound, "User not found") }
+
+// --- login and register -------------------------------------------------
+
+// Login checks {identifier, password}: identifier is the email
+// (case-insensitive) or the username. A wrong password and an unknown user
+// get the same answer, in the same time.
+func (s *Service) Login(ctx context.Context, body map[string]any) (*Session, error) {
+	var fe engine.FieldErrors
+	ident, _, err := str(body, "identifier", false)
+	if err != nil {
+		return nil, err
+	}
+	pw, _, err := str(body, "password", false)
+	if err != nil {
+		return nil, err
+	}
+	if ident == "" {
+		fe.Add([]string{"identifier"}, nil, "identifier is a required field")
+	}
+	if pw == "" {
+		fe.Add([]string{"password"}, nil, "password is a required field")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	var u User
+	err = s.db.WithContext(ctx).Where("provider = ? AND (email = ? OR username = ?)", "local", strings.ToLower(ident), ident).
+		Order("id").Take(&u).Error
+	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, err
+	}
+	if !checkPassword(u.Password, pw) { // an unknown user has no hash: same work, same answer
+		return nil, engine.Errorf(engine.KindValidation, "Invalid identifier or password")
+	}
+	if u.Blocked {
+		return nil, engine.Errorf(engine.KindApplication, "Your account has been blocked by an administrator")
+	}
+	tok, err := s.IssueUserJWT(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{JWT: tok, User: userView(&u, nil)}, nil
+}
+
+// Register creates a user with the Authenticated role from {username,
+// email, password} and logs them in.
+func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, error) {
+	var unknown []string
+	for k := range body {
+		if k != "username" && k != "email" && k != "password" {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, engine.Errorf(engine.KindValidation, "Invalid parameters: %s", strings.Join(unknown, ", "))
+	}
+	in, err := parseUserInput(body, true)
+	if err != nil {
+		return nil, err
+	}
+	in.Confirmed, in.HasConfirmed = true, true // no email confirmation
+	u, err := s.createUser(ctx, in, true)
+	if err != nil {
+		return nil, err
+	}
+	tok, err := s.IssueUserJWT(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{JWT: tok, User: userView(u, nil)}, nil
+}
+
+// --- the users collection -------------------------------------------------
+
+// userInput is a create or update body of /api/users.
+type userInput struct {
+	Username, Email, Password          string
+	HasUsername, HasEmail, HasPassword bool
+	Confirmed, Blocked                 bool
+	HasConfirmed, HasBlocked           bool
+	RoleID                             int64
+	HasRole                            bool
+}
+
+func parseUserInput(body map[string]any, create bool) (userInput, error) {
+	var in userInput
+	if err := checkKeys(body, "username", "email", "password", "role", "confirmed", "blocked"); err != nil {
+		return in, err
+	}
+	var err error
+	if in.Username, in.HasUsername, err = str(body, "username", false); err != nil {
+		return in, err
+	}
+	if in.Email, in.HasEmail, err = str(body, "email", false); err != nil {
+		return in, err
+	}
+	if in.Password, in.HasPassword, err = str(body, "password", false); err != nil {
+		return in, err
+	}
+	var fe engine.FieldErrors
+	for _, f := range []struct {
+		name string
+		has  bool
+	}{{"username", in.HasUsername}, {"email", in.HasEmail}, {"password", in.HasPassword}} {
+		if create && !f.has {
+			fe.Add([]string{f.name}, nil, "%s is a required field", f.name)
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return in, err
+	}
+	in.Username = strings.TrimSpace(in.Username)
+	in.Email = strings.ToLower(strings.TrimSpace(in.Email))
+	if in.HasUsername && len([]rune(in.Username)) < 3 {
+		return in, validationAt("username", in.Username, "username must be at least 3 characters")
+	}
+	if in.HasEmail {
+		if err := checkEmail("email", in.Email); err != nil {
+			return in, err
+		}
+	}
+	if in.HasPassword {
+		if err := checkUserPassword(in.Password); err != nil {
+			return in, err
+		}
+	}
+	if in.Confirmed, in.HasConfirmed, err = boolean(body, "confirmed"); err != nil {
+		return in, err
+	}
+	if in.Blocked, in.HasBlocked, err = boolean(body, "blocked"); err != nil {
+		return in, err
+	}
+	if v, ok := body["role"]; ok && v != nil {
+		if m, isObj := v.(map[string]any); isObj {
+			v = m["id"]
+		}
+		n, isInt := integer(v)
+		if !isInt || n < 1 {
+			return in, validationAt("role", v, "role must be the id of a role")
+		}
+		in.RoleID, in.HasRole = n, true
+	}
+	return in, nil
+}
+
+// createUser inserts a user; register reports a taken email or username
+// with Strapi's one message, the users API with the field's.
+func (s *Service) createUser(ctx context.Context, in userInput, register bool) (*User, error) {
+	hash, err := hashPassword(in.Password)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	u := &User{DocumentID: engine.NewDocumentID(), Username: in.Username, Email: in.Email, Provider: "local",
+		Password: hash, Confirmed: in.Confirmed, Blocked: in.Blocked, CreatedAt: now, UpdatedAt: now, PublishedAt: &now}
+	taken := func(field string) error {
+		if register {
+			return engine.Errorf(engine.KindApplication, "Email or Username are already taken")
+		}
+		return engine.Errorf(engine.KindApplication, "%s already taken", field)
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		roleID, err := s.pickRole(tx, in)
+		if err != nil {
+			return err
+		}
+		u.RoleID = &roleID
+		if field, err := s.conflict(tx, u.Username, u.Email, 0); err != nil || field != "" {
+			if err == nil {
+				err = taken(field)
+			}
+			return err
+		}
+		return tx.Create(u).Error
+	})
+	if isUniqueViolation(err) {
+		return nil, taken("Email or Username")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// pickRole is the role of the body, or the Authenticated role.
+func (s *Service) pickRole(tx *gorm.DB, in userInput) (int64, error) {
+	var r Role
+	q := tx.Where("type = ?", RoleAuthenticated)
+	if in.HasRole {
+		q = tx.Where("id = ?", in.RoleID)
+	}
+	if err := q.Take(&r).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			if in.HasRole {
+				return 0, validationAt("role", in.RoleID, "Role with id %d not found", in.RoleID)
+			}
+			return 0, engine.Errorf(engine.KindApplication, "Impossible to find the default role")
+		}
+		return 0, err
+	}
+	return r.ID, nil
+}
+
+// conflict names the field another user already holds ("Email" or "Username").
+func (s *Service) conflict(tx *gorm.DB, username, email string, exceptID int64) (string, error) {
+	var others []User
+	if err := tx.Select("id, username, email").Where("(username = ? OR email = ?) AND id <> ?", username, email, exceptID).
+		Find(&others).Error; err != nil {
+		return "", err
+	}
+	for _, o := range others {
+		if o.Email == email {
+			return "Email", nil
+		}
+	}
+	if len(others) > 0 {
+		return "Username", nil
+	}
+	return "", nil
+}
+
+// CreateUser is POST /api/users: the created user with its role.
+func (s *Service) CreateUser(ctx context.Context, body map[string]any) (*UserView, error) {
+	in, err := parseUserInput(body, true)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.createUser(ctx, in, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.viewWithRole(ctx, u)
+}
+
+func (s *Service) viewWithRole(ctx context.Context, u *User) (*UserView, error) {
+	var role *Role
+	if u.RoleID != nil {
+		var r Role
+		if err := s.db.WithContext(ctx).Take(&r, *u.RoleID).Error; err == nil {
+			role = &r
+		} else if !errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, err
+		}
+	}
+	return userView(u, role), nil
+}
+
+// UpdateUser is PUT /api/users/:id: a partial update.
+func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any) (*UserView, error) {
+	in, err := parseUserInput(body, false)
+	if err != nil {
+		return nil, err
+	}
+	var u User
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&u, id).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return userNotFound()
+			}
+			return err
+		}
+		if in.HasUsername {
+			u.Username = in.Username
+		}
+		if in.HasEmail {
+			u.Email = in.Email
+		}
+		if in.HasUsername || in.HasEmail {
+			field, err := s.conflict(tx, u.Username, u.Email, u.ID)
+			if err != nil {
+				return err
+			}
+			if field != "" {
+				return engine.Errorf(engine.KindApplication, "%s already taken", field)
+			}
+		}
+		if in.HasPassword {
+			h, err := hashPassword(in.Password)
+			if err != nil {
+				return err
+			}
+			u.Password = h
+		}
+		if in.HasConfirmed {
+			u.Confirmed = in.Confirmed
+		}
+		if in.HasBlocked {
+			u.Blocked = in.Blocked
+		}
+		if in.HasRole {
+			rid, err := s.pickRole(tx, in)
+			if err != nil {
+				return err
+			}
+			u.RoleID = &rid
+		}
+		now := s.now()
+		u.UpdatedAt, u.PublishedAt = now, &now
+		return tx.Save(&u).Error
+	})
+	if isUniqueViolation(err) {
+		return nil, engine.Errorf(engine.KindApplication, "Email or Username already taken")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.viewWithRole(ctx, &u)
+}
+
+// DeleteUser is DELETE /api/users/:id: the deleted user.
+func (s *Service) DeleteUser(ctx context.Context, id int64) (*UserView, error) {
+	var u User
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&u, id).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return userNotFound()
+			}
+			return err
+		}
+		return tx.Delete(&User{}, id).Error
+	})
+	if err != nil {
+		return nil, err
+	}
+	return userView(&u, nil), nil
+}
+
+// GetUser reads one user for GET /api/users/:id and /api/users/me, with
+// the query's fields and populate; nil when there is none.
+func (s *Service) GetUser(ctx context.Context, id int64, q *engine.Query) (any, error) {
+	uq, err := compileUserQuery(q, false)
+	if err != nil {
+		return nil, err
+	}
+	var u User
+	if err := s.db.WithContext(ctx).Take(&u, id).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	out, err := s.shapeUsers(ctx, []User{u}, uq)
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// ListUsers is GET /api/users: a plain list with filters, sort,
+// pagination, fields and populate=role.
+func (s *Service) ListUsers(ctx context.Context, q *engine.Query) ([]any, error) {
+	uq, err := compileUserQuery(q, true)
+	if err != nil {
+		return nil, err
+	}
+	db := s.db.WithContext(ctx).Model(&User{})
+	if uq.where != "" {
+		db = db.Where(uq.where, uq.args...)
+	}
+	for _, o := range uq.order {
+		db = db.Order(o)
+	}
+	if uq.limit >= 0 {
+		db = db.Limit(uq.limit)
+	}
+	if uq.offset > 0 {
+		db = db.Offset(uq.offset)
+	}
+	var users []User
+	if err := db.Find(&users).Error; err != nil {
+		return nil, err
+	}
+	return s.shapeUsers(ctx, users, uq)
+}
+
+// CountUsers is GET /api/users/count.
+func (s *Service) CountUsers(ctx context.Context, q *engine.Query) (int64, error) {
+	uq, err := compileUserQuery(&engine.Query{Filter: q.Filter}, true)
+	if err != nil {
+		return 0, err
+	}
+	db := s.db.WithContext(ctx).Model(&User{})
+	if uq.where != "" {
+		db = db.Where(uq.where, uq.args...)
+	}
+	var n int64
+	return n, db.Count(&n).Error
+}
+
+func (s *Service) shapeUsers(ctx context.Context, users []User, uq *userQuery) ([]any, error) {
+	roles := map[int64]*Role{}
+	if uq.populateRole {
+		var ids []int64
+		for _, u := range users {
+			if u.RoleID != nil {
+				ids = append(ids, *u.RoleID)
+			}
+		}
+		if len(ids) > 0 {
+			var rs []Role
+			if err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&rs).Error; err != nil {
+				return nil, err
+			}
+			for i := range rs {
+				roles[rs[i].ID] = &rs[i]
+			}
+		}
+	}
+	out := make([]any, len(users))
+	for i := range users {
+		var role *Role
+		if users[i].RoleID != nil {
+			role = roles[*users[i].RoleID]
+		}
+		v := userView(&users[i], role)
+		if uq.fields == nil {
+			out[i] = v
+			continue
+		}
+		m := map[string]any{"id": v.ID, "documentId": v.DocumentID}
+		full := map[string]any{"username": v.Username, "email": v.Email, "provider": v.Provider, "confirmed": v.Confirmed,
+			"blocked": v.Blocked, "createdAt": v.CreatedAt, "updatedAt": v.UpdatedAt, "publishedAt": v.PublishedAt}
+		for _, f := range uq.fields {
+			if val, ok := full[f]; ok {
+				m[f] = val
+			}
+		}
+		if v.Role != nil {
+			m["role"] = v.Role
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// userByID loads a user for authentication.
+func (s *Service) userByID(ctx context.Context, id int64) (*User, error) {
+	var u User
+	err := s.db.WithContext(ctx).Select("id, blocked, role_id").Take(&u, id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	return &u, err
+}
