@@ -19,6 +19,10 @@ type Config struct {
 	Prefix       string // "/api"
 	MaxBodyBytes int64  // JSON body limit, 1 MiB by default
 	MaxQueryLen  int    // raw query string limit
+	// TrustProxy takes the client address of rate limits from
+	// X-Forwarded-For (server.json "proxy": true, behind a load balancer);
+	// otherwise the connection's address is used.
+	TrustProxy bool
 }
 
 // Server is the REST layer over an engine.
@@ -26,10 +30,15 @@ type Server struct {
 	cfg    Config
 	engine *engine.Engine
 	auth   auth.Authenticator
-	log    *slog.Logger
+	// svc is set when a is the real auth service: users-permissions and
+	// the admin API are served then.
+	svc *auth.Service
+	log *slog.Logger
 }
 
-// New builds the echo instance with every route of the content API.
+// New builds the echo instance with every route of the content API. When a
+// is an *auth.Service, the users-permissions endpoints (/api/auth/local,
+// /api/users...) and the admin API (/admin/...) are served too.
 func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *echo.Echo {
 	if cfg.Prefix == "" {
 		cfg.Prefix = "/api"
@@ -44,6 +53,10 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	ec := echo.New()
 	ec.HideBanner, ec.HidePort = true, true
 	ec.HTTPErrorHandler = errorHandler(log)
+	ec.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		ec.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	ec.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
@@ -54,6 +67,11 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	// Types are looked up per request in the current registry snapshot, so
 	// content-types added while serving need no new routes.
 	g := ec.Group(strings.TrimRight(cfg.Prefix, "/"), s.authenticate, s.limitQuery)
+	if svc, ok := a.(*auth.Service); ok {
+		s.svc = svc
+		s.userRoutes(g)
+		s.adminRoutes(ec)
+	}
 	g.GET("/:name", s.list)
 	g.POST("/:name", s.create)
 	g.PUT("/:name", s.putSingle)

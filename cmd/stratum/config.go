@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
+
+	"github.com/stratum-cms/stratum/auth"
 )
 
 // config is the project's config/*.json with environment overrides.
@@ -17,6 +20,37 @@ type config struct {
 	Env         string
 	DatabaseURL string
 	API         apiConfig
+	// Proxy trusts X-Forwarded-For for client addresses (server.json "proxy").
+	Proxy bool
+	// Auth settings from plugins.json (users-permissions) and admin.json.
+	JWTExpiresIn      time.Duration
+	AdminJWTExpiresIn time.Duration
+	RateLimit         auth.RateLimitConfig
+}
+
+// pluginsConfig is the part of config/plugins.json auth reads.
+type pluginsConfig struct {
+	UsersPermissions struct {
+		Config struct {
+			JWT struct {
+				ExpiresIn json.RawMessage `json:"expiresIn"`
+			} `json:"jwt"`
+			RateLimit struct {
+				Enabled  *bool `json:"enabled"`
+				Interval *int  `json:"interval"` // milliseconds
+				Max      *int  `json:"max"`
+			} `json:"ratelimit"`
+		} `json:"config"`
+	} `json:"users-permissions"`
+}
+
+// adminConfig is the part of config/admin.json auth reads.
+type adminConfig struct {
+	Auth struct {
+		Options struct {
+			ExpiresIn json.RawMessage `json:"expiresIn"`
+		} `json:"options"`
+	} `json:"auth"`
 }
 
 type apiConfig struct {
@@ -32,8 +66,9 @@ type apiConfig struct {
 func loadConfig(dir string) (*config, error) {
 	c := &config{Dir: dir, Host: "0.0.0.0", Port: 1337, Env: "development"}
 	var server struct {
-		Host string `json:"host"`
-		Port int    `json:"port"`
+		Host  string `json:"host"`
+		Port  int    `json:"port"`
+		Proxy bool   `json:"proxy"`
 	}
 	if err := readJSON(dir, "server.json", &server); err != nil {
 		return nil, err
@@ -44,6 +79,7 @@ func loadConfig(dir string) (*config, error) {
 	if server.Port != 0 {
 		c.Port = server.Port
 	}
+	c.Proxy = server.Proxy
 	var db struct {
 		URL string `json:"url"`
 	}
@@ -52,6 +88,9 @@ func loadConfig(dir string) (*config, error) {
 	}
 	c.DatabaseURL = db.URL
 	if err := readJSON(dir, "api.json", &c.API); err != nil {
+		return nil, err
+	}
+	if err := c.readAuth(dir); err != nil {
 		return nil, err
 	}
 	if v := os.Getenv("HOST"); v != "" {
@@ -79,6 +118,44 @@ func loadConfig(dir string) (*config, error) {
 		c.DatabaseURL = filepath.Join(dir, ".tmp", "data.db")
 	}
 	return c, nil
+}
+
+// readAuth reads the users-permissions settings of plugins.json and the
+// admin JWT lifetime of admin.json.
+func (c *config) readAuth(dir string) error {
+	var p pluginsConfig
+	if err := readJSON(dir, "plugins.json", &p); err != nil {
+		return err
+	}
+	up := p.UsersPermissions.Config
+	var err error
+	if c.JWTExpiresIn, err = auth.ParseExpiresIn(up.JWT.ExpiresIn); err != nil {
+		return fmt.Errorf("config/plugins.json: users-permissions.config.jwt.%w", err)
+	}
+	rl := up.RateLimit
+	if rl.Enabled != nil && !*rl.Enabled {
+		c.RateLimit.Disabled = true
+	}
+	if rl.Interval != nil {
+		if *rl.Interval <= 0 {
+			return fmt.Errorf("config/plugins.json: users-permissions.config.ratelimit.interval must be a positive number of milliseconds")
+		}
+		c.RateLimit.Interval = time.Duration(*rl.Interval) * time.Millisecond
+	}
+	if rl.Max != nil {
+		if *rl.Max <= 0 {
+			return fmt.Errorf("config/plugins.json: users-permissions.config.ratelimit.max must be positive")
+		}
+		c.RateLimit.Max = *rl.Max
+	}
+	var a adminConfig
+	if err := readJSON(dir, "admin.json", &a); err != nil {
+		return err
+	}
+	if c.AdminJWTExpiresIn, err = auth.ParseExpiresIn(a.Auth.Options.ExpiresIn); err != nil {
+		return fmt.Errorf("config/admin.json: auth.options.%w", err)
+	}
+	return nil
 }
 
 // readJSON reads config/<name> if it exists.

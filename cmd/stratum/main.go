@@ -12,8 +12,11 @@ Usage:
   stratum serve [--dir DIR] [--host H] [--port P]   run the server (DIR defaults to .)
   stratum new DIR [--template blog]                 scaffold a project folder
   stratum seed [--dir DIR] [--articles N]           fill a project with example documents
-  stratum admin create --email E --password P       create an admin (with the auth release)
-  stratum token create --name N --type T            issue an API token (with the auth release)
+  stratum admin create --email E --password P [--dir DIR]
+                                                    create an admin of the admin API
+  stratum token create --name N --type read-only|full-access|custom
+        [--permission ACTION]... [--lifespan 7d|30d|90d] [--dir DIR]
+                                                    issue an API token (printed once)
 `
 
 func main() {
@@ -29,8 +32,10 @@ func main() {
 		err = scaffold(os.Args[2:])
 	case "seed":
 		err = seed(os.Args[2:])
-	case "admin", "token":
-		err = fmt.Errorf("%s: admin users and API tokens come with the auth release; until then access is set by config/permissions.json", os.Args[1])
+	case "admin":
+		err = adminCmd(os.Args[2:])
+	case "token":
+		err = tokenCmd(os.Args[2:], os.Stdout)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return

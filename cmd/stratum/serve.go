@@ -28,6 +28,7 @@ type app struct {
 	cfg    *config
 	store  *store.Store
 	engine *engine.Engine
+	auth   *auth.Service
 	http   *echo.Echo
 }
 
@@ -50,11 +51,6 @@ func open(dir string, log *slog.Logger) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	perms, err := auth.LoadPermissions(dir)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
 	ecfg := engine.Config{DefaultLimit: cfg.API.Rest.DefaultLimit, MaxLimit: 100, WithCount: true}
 	if cfg.API.Rest.MaxLimit != nil {
 		ecfg.MaxLimit = *cfg.API.Rest.MaxLimit
@@ -63,8 +59,37 @@ func open(dir string, log *slog.Logger) (*app, error) {
 		ecfg.WithCount = *cfg.API.Rest.WithCount
 	}
 	eng := engine.New(engine.NewRegistry(schema), st, ecfg)
-	h := rest.New(rest.Config{Prefix: cfg.API.Rest.Prefix, MaxBodyBytes: cfg.API.Rest.MaxBodySize}, eng, auth.NewStaticAuth(perms), log)
-	return &app{cfg: cfg, store: st, engine: eng, http: h}, nil
+	svc, err := openAuth(context.Background(), cfg, st, eng, log)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if err := svc.EnsureAdminFromEnv(context.Background()); err != nil {
+		st.Close()
+		return nil, err
+	}
+	h := rest.New(rest.Config{Prefix: cfg.API.Rest.Prefix, MaxBodyBytes: cfg.API.Rest.MaxBodySize, TrustProxy: cfg.Proxy},
+		eng, svc, log)
+	return &app{cfg: cfg, store: st, engine: eng, auth: svc, http: h}, nil
+}
+
+// openAuth builds users-permissions, API tokens and admins on the store's
+// database: secrets (required in production), default roles, and
+// config/permissions.json applied to the roles.
+func openAuth(ctx context.Context, cfg *config, st *store.Store, eng *engine.Engine, log *slog.Logger) (*auth.Service, error) {
+	perms, err := auth.LoadPermissions(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	return auth.New(ctx, st.GORM(), auth.Config{
+		Env:               cfg.Env,
+		JWTExpiresIn:      cfg.JWTExpiresIn,
+		AdminJWTExpiresIn: cfg.AdminJWTExpiresIn,
+		RateLimit:         cfg.RateLimit,
+		Permissions:       perms,
+		Actions:           func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) },
+		Log:               log,
+	})
 }
 
 func serve(args []string) error {

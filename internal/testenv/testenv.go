@@ -37,6 +37,7 @@ type Env struct {
 	URL    string
 	Engine *engine.Engine
 	Store  *store.Store
+	Auth   *auth.Service
 	DB     string // "sqlite" or "postgres"
 }
 
@@ -46,8 +47,14 @@ type Options struct {
 	Dir string
 	// Public overrides the public permissions of the project.
 	Public []string
-	Config engine.Config
-	Rest   rest.Config
+	// Permissions, when set, replaces config/permissions.json (roles as code).
+	Permissions auth.Permissions
+	Config      engine.Config
+	Rest        rest.Config
+	// Auth tunes users-permissions (rate limit, clock, JWT lifetime, the
+	// environment). Secrets are generated in the test database unless
+	// Auth.Getenv provides them.
+	Auth auth.Config
 }
 
 // Root is the repository root.
@@ -128,6 +135,9 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if o.Permissions != nil {
+		perms = o.Permissions
+	}
 	if o.Public != nil {
 		perms = auth.Permissions{"public": o.Public}
 	}
@@ -140,9 +150,23 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 	}
 	eng := engine.New(engine.NewRegistry(schema), st, cfg)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(rest.New(o.Rest, eng, auth.NewStaticAuth(perms), log))
+	acfg := o.Auth
+	acfg.Permissions = perms
+	acfg.Actions = func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) }
+	if acfg.Getenv == nil {
+		acfg.Getenv = func(string) string { return "" } // the test's environment never leaks in
+	}
+	if acfg.Env == "" {
+		acfg.Env = "development"
+	}
+	acfg.Log = log
+	svc, err := auth.New(context.Background(), st.GORM(), acfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rest.New(o.Rest, eng, svc, log))
 	t.Cleanup(srv.Close)
-	return &Env{T: t, URL: srv.URL, Engine: eng, Store: st, DB: st.Dialect()}
+	return &Env{T: t, URL: srv.URL, Engine: eng, Store: st, Auth: svc, DB: st.Dialect()}
 }
 
 // AllActions lists find, findOne, create, update and delete of every type

@@ -1,0 +1,142 @@
+package rest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// userRoutes registers users-permissions on the content API group. Static
+// paths win over the content routes' /:name, so a content-type cannot
+// shadow them (Strapi reserves them the same way).
+func (s *Server) userRoutes(g *echo.Group) {
+	g.POST("/auth/local", s.login)
+	g.POST("/auth/local/register", s.register)
+	g.GET("/users/me", s.me)
+	g.GET("/users/count", s.countUsers)
+	g.GET("/users", s.listUsers)
+	g.POST("/users", s.createUser)
+	g.GET("/users/:id", s.findUser)
+	g.PUT("/users/:id", s.updateUser)
+	g.DELETE("/users/:id", s.deleteUser)
+}
+
+// authPrincipal is the request's principal as auth built it.
+func authPrincipal(c echo.Context) *auth.Principal {
+	p, _ := c.Get(principalKey).(*auth.Principal)
+	return p
+}
+
+// can refuses a request whose principal lacks the action.
+func can(c echo.Context, action string) error {
+	if !authPrincipal(c).Can(action) {
+		return engine.Forbidden()
+	}
+	return nil
+}
+
+// readObject reads a plain JSON object body (users-permissions and the
+// admin API take unwrapped bodies). An empty body is an empty object.
+func (s *Server) readObject(c echo.Context) (map[string]any, error) {
+	r := c.Request()
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); ct != "" && (err != nil || (mt != "application/json" && !isJSONSuffix(mt))) {
+		return nil, &engine.Error{Kind: engine.KindUnsupportedMediaType,
+			Message: "Unsupported Media Type: send the body as application/json"}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "request entity too large"}
+		}
+		return nil, &engine.Error{Kind: engine.KindValidation, Message: "could not read the request body"}
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return map[string]any{}, nil
+	}
+	if err := checkDepth(body); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var top any
+	if err := dec.Decode(&top); err != nil {
+		return nil, syntaxError(jsonMessage(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, syntaxError("Unexpected data after the JSON value")
+	}
+	switch x := top.(type) {
+	case map[string]any:
+		return x, nil
+	case []any:
+		return nil, engine.Errorf(engine.KindValidation, "The body must be a JSON object")
+	}
+	return nil, syntaxError("invalid JSON, only supports object and array")
+}
+
+// rateLimit counts a login or register attempt, keyed as Strapi keys it:
+// the identifier (or email), the normalised path and the client address.
+func (s *Server) rateLimit(c echo.Context, body map[string]any) error {
+	id, _ := body["identifier"].(string)
+	if id == "" {
+		id, _ = body["email"].(string)
+	}
+	if id == "" {
+		id = "unknownIdentifier"
+	}
+	p := strings.TrimRight(strings.ToLower(path.Clean(c.Request().URL.Path)), "/")
+	if !s.svc.Limiter().Allow(strings.ToLower(id) + ":" + p + ":" + c.RealIP()) {
+		return &engine.Error{Kind: engine.KindRateLimit, Message: "Too many requests, please try again later."}
+	}
+	return nil
+}
+
+// POST /api/auth/local: {identifier, password} → {jwt, user}.
+func (s *Server) login(c echo.Context) error {
+	if err := can(c, auth.ActionLogin); err != nil {
+		return err
+	}
+	body, err := s.readObject(c)
+	if err != nil {
+		return err
+	}
+	if err := s.rateLimit(c, body); err != nil {
+		return err
+	}
+	sess, err := s.svc.Login(c.Request().Context(), body)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sess)
+}
+
+// POST /api/auth/local/register: {username, email, password} → {jwt, user}.
+func (s *Server) register(c echo.Context) error {
+	if err := can(c, auth.ActionRegister); err != nil {
+		return err
+	}
+	body, err := s.readObject(c)
+	if err != nil {
+		return err
+	}
+	if err := s.rateLimit(c, body); err != nil {
+		return err
+	}
+	sess, err := s.svc.Register(c.Request().Context(), body)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sess)
+}
