@@ -95,7 +95,9 @@ func (b *builder) usersPermissions() {
 	loginIn := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsLoginInput", Fields: gql.InputObjectConfigFieldMap{
 		"identifier": {Type: gql.NewNonNull(gql.String)},
 		"password":   {Type: gql.NewNonNull(gql.String)},
-		"provider":   {Type: gql.NewNonNull(gql.String), DefaultValue: "local"},
+		// String! = "local" in Strapi; graphql-go v0.8 refuses a literal
+		// input object that leaves out a non-null field with a default.
+		"provider": {Type: gql.String, DefaultValue: "local"},
 	}})
 	registerIn := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsRegisterInput", Fields: gql.InputObjectConfigFieldMap{
 		"username": {Type: gql.NewNonNull(gql.String)},

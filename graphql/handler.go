@@ -462,3 +462,6 @@ func writeRESTError(w http.ResponseWriter, e *engine.Error) {
 	}
 	writeJSON(w, e.Status(), map[string]any{"data": nil, "error": info})
 }
+
+// Eng is the engine the server reads through.
+func (s *Server) Eng() *engine.Engine { return s.eng }

@@ -1,7 +1,6 @@
 package graphql
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,12 +13,8 @@ import (
 //     object's `{`), so that mutation data can still clear a field; a null
 //     argument, list item or variable default is blanked out (it means the
 //     same as absent there).
-//   - its lexer mixes byte and rune offsets after non-ASCII text, so
-//     non-ASCII characters in strings are written as \u escapes (the same
-//     value) and comments are blanked.
 //
-// Blanking keeps every other offset, so error locations stay right in
-// ASCII documents.
+// Blanking keeps the length and every other offset.
 func prepare(src string) (string, map[int][]string) {
 	type tok struct {
 		kind  byte // 'n' name, 'p' punctuation (value in ch), 'v' other value
@@ -83,19 +78,8 @@ func prepare(src string) (string, map[int][]string) {
 					j += 2
 					continue
 				}
-				if src[j] < utf8.RuneSelf {
-					out = append(out, src[j])
-					j++
-					continue
-				}
-				r, n := utf8.DecodeRuneInString(src[j:])
-				if r > 0xFFFF {
-					r -= 0x10000
-					out = fmt.Appendf(out, `\u%04X\u%04X`, 0xD800+(r>>10), 0xDC00+(r&0x3FF))
-				} else {
-					out = fmt.Appendf(out, `\u%04X`, r)
-				}
-				j += n
+				out = append(out, src[j])
+				j++
 			}
 			if j < len(src) && src[j] == '"' {
 				out = append(out, '"')

@@ -578,3 +578,23 @@ func resolveMedia(a *models.Attribute) gql.FieldResolveFn {
 		return v, nil
 	}
 }
+
+// AttributeValue reads an attribute of the parent value in a custom
+// resolver (a document's attributes, a component): the stored JSON value
+// decoded, numbers as json.Number; nil when absent.
+func AttributeValue(source any, name string) any {
+	src, ok := source.(rawSource)
+	if !ok {
+		return nil
+	}
+	return decodeAny(src.raw(name))
+}
+
+// DocumentID is the documentId of a document value in a custom resolver
+// (an <Type>Entity or <Type> parent), or "".
+func DocumentID(source any) string {
+	if e, ok := source.(*entity); ok {
+		return e.doc.DocumentID
+	}
+	return ""
+}

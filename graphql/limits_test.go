@@ -1,0 +1,66 @@
+package graphql
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestLimits(t *testing.T) {
+	each(t, options{cfg: Config{AmountLimit: 3, DepthLimit: 5, MaxFields: 300, MaxAliases: 10, MaxBodySize: 4096}}, func(t *testing.T, e *env) {
+		e.blog()
+
+		// amountLimit clamps every page and nested list.
+		d := e.ok(`{ articles(pagination: {pageSize: 50}) { data { id } meta { pagination { pageSize } } } }`, nil)
+		eq(t, "page clamped", len(list(d, "articles", "data")), 3)
+		eq(t, "meta shows the clamp", str(d, "articles", "meta", "pagination", "pageSize"), "3")
+		d = e.ok(`{ articles(pagination: {limit: -1}) { data { id } } }`, nil)
+		eq(t, "limit -1 clamped", len(list(d, "articles", "data")), 3)
+		d = e.ok(`{ articles(sort: "views") { data { id } } }`, nil)
+		eq(t, "default page within the limit", len(list(d, "articles", "data")), 3)
+		d = e.ok(`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { quotes(pagination: {limit: 100}) { id } } } } }`, nil)
+		eq(t, "nested list clamped", len(list(d, "articles", "data", 0, "attributes", "quotes")), 3)
+
+		// depthLimit rejects deeper queries before they run.
+		ok := `query Ok { articles { data { attributes { category { data { id } } } } } }`
+		e.ok(ok, nil)
+		deep := `query Deep { articles { data { attributes { category { data { attributes { articles { data { id } } } } } } } } }`
+		r := e.q(deep, nil)
+		eq(t, "depth status", r.Status, 400)
+		eq(t, "depth code", r.errCode(), "GRAPHQL_VALIDATION_FAILED")
+		eq(t, "depth message", r.errMessage(), "'Deep' exceeds maximum operation depth of 5")
+		frag := `query F { articles { ...A } } fragment A on ArticleEntityResponseCollection { data { attributes { category { data { attributes { articles { data { id } } } } } } } }`
+		eq(t, "depth through fragments", e.q(frag, nil).errCode(), "GRAPHQL_VALIDATION_FAILED")
+		e.ok(`{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`, nil) // introspection is not counted
+
+		// Aliases and fields, counted with fragments expanded.
+		var b strings.Builder
+		b.WriteString("{")
+		for i := 0; i < 11; i++ {
+			fmt.Fprintf(&b, " a%d: __typename", i)
+		}
+		b.WriteString(" }")
+		r = e.q(b.String(), nil)
+		eq(t, "aliases", r.Status, 400)
+		eq(t, "aliases message", r.errMessage(), "The query uses 11 aliases; the limit is 10")
+		bomb := `{ articles { data { ...F3 } } } fragment F3 on ArticleEntity { ...F2 ...F2 ...F2 ...F2 ...F2 ...F2 ...F2 ...F2 }
+			fragment F2 on ArticleEntity { ...F1 ...F1 ...F1 ...F1 ...F1 ...F1 ...F1 ...F1 } fragment F1 on ArticleEntity { id id id id id id id id }`
+		r = e.q(bomb, nil)
+		eq(t, "fragment bomb", r.Status, 400)
+		if !strings.Contains(r.errMessage(), "514 fields") {
+			t.Errorf("fragment bomb message: %s", r.Body)
+		}
+
+		// Oversized bodies and batched arrays are refused before parsing.
+		r = e.post(map[string]any{"query": "{ __typename }", "pad": strings.Repeat("x", 5000)})
+		eq(t, "body too large", r.Status, 413)
+		eq(t, "body too large code", r.errCode(), "PAYLOAD_TOO_LARGE")
+		r = e.post(`[{"query": "{ __typename }"}, {"query": "{ __typename }"}]`)
+		eq(t, "batch", r.Status, 400)
+		eq(t, "batch message", r.errMessage(), "Batched requests are not supported: send one operation per request")
+		r = e.post(`{"query": "{ articles { "}`)
+		eq(t, "syntax", r.errCode(), "GRAPHQL_PARSE_FAILED")
+		r = e.post(`not json`)
+		eq(t, "bad JSON", r.Status, 400)
+	})
+}
