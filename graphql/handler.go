@@ -394,7 +394,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		errs = append(errs, s.formatError(e))
 	}
 	status := http.StatusOK
-	if res.Data == nil && len(errs) > 0 {
+	if res.Data == nil && len(errs) > 0 && len(errs[0].Path) == 0 {
 		// An operation that could not start (unknown operation name,
 		// variables of the wrong type) is a bad request, as in Apollo.
 		status = http.StatusBadRequest

@@ -14,10 +14,11 @@ import (
 )
 
 func TestRegisterLoginMe(t *testing.T) {
-	acc := newFakeAccounts()
-	acc.public = []string{"api::tag.tag.find"}
-	acc.authed = []string{"api::article.article.find", "api::article.article.create"}
-	each(t, options{accounts: acc, authn: acc}, func(t *testing.T, e *env) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		acc := newFakeAccounts()
+		acc.public = []string{"api::tag.tag.find"}
+		acc.authed = []string{"api::article.article.find", "api::article.article.create"}
+		e := start(t, db(t), options{accounts: acc, authn: acc})
 		r := e.q(`{ articles { data { id } } }`, nil)
 		eq(t, "anonymous", r.errCode(), "FORBIDDEN")
 		r = e.q(`{ me { id } }`, nil)
