@@ -490,3 +490,19 @@ func (s *Service) userByID(ctx context.Context, id int64) (*User, error) {
 	}
 	return &u, err
 }
+
+// Me is the user behind a principal with their role, or nil when the
+// principal is not a user (public, API token) or the user is gone.
+func (s *Service) Me(ctx context.Context, p *Principal) (*UserView, error) {
+	if p == nil || p.Kind != KindUser {
+		return nil, nil
+	}
+	var u User
+	if err := s.db.WithContext(ctx).Take(&u, p.UserID).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return s.viewWithRole(ctx, &u)
+}
