@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/stratum-cms/stratum/engine"
 )
@@ -117,30 +116,28 @@ func (s *Service) CreateAdmin(ctx context.Context, in AdminInput) (*AdminView, e
 	return adminView(a), nil
 }
 
-const firstAdminKey = "auth:first-admin"
+// firstAdminLock is the PostgreSQL advisory lock that serialises
+// register-admin across nodes.
+const firstAdminLock = 0x5374726174756d01
 
 // RegisterAdmin creates the first admin and logs them in; once an admin
-// exists it is refused. Concurrent calls agree on one winner through a
-// marker row.
+// exists it is refused. Concurrent calls, on any node, agree on one winner:
+// on PostgreSQL the transaction takes an advisory lock before counting; on
+// SQLite write transactions are serialised already.
 func (s *Service) RegisterAdmin(ctx context.Context, in AdminInput) (*AdminSession, error) {
 	refused := engine.Errorf(engine.KindApplication, "You cannot register a new super admin")
 	var a *AdminUser
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if tx.Dialector.Name() == "postgres" {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(firstAdminLock)).Error; err != nil {
+				return err
+			}
+		}
 		var n int64
 		if err := tx.Model(&AdminUser{}).Count(&n).Error; err != nil {
 			return err
 		}
 		if n > 0 {
-			return refused
-		}
-		if err := tx.Where("key = ?", firstAdminKey).Delete(&metaRow{}).Error; err != nil { // a stale marker
-			return err
-		}
-		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&metaRow{Key: firstAdminKey, Value: "1"})
-		if res.Error != nil {
-			return res.Error
-		}
-		if res.RowsAffected == 0 {
 			return refused
 		}
 		var err error

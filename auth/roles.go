@@ -163,7 +163,7 @@ func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
 			return fmt.Errorf("config/permissions.json: role %q: %s", name, engine.AsError(err).Message)
 		}
 	}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	apply := func(tx *gorm.DB) error {
 		for _, name := range names {
 			role, err := s.roleForKey(tx, name)
 			if err != nil {
@@ -177,7 +177,11 @@ func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
 			}
 		}
 		return nil
-	})
+	}
+	err := s.db.WithContext(ctx).Transaction(apply)
+	if isUniqueViolation(err) { // another node starting at the same time created a role first
+		err = s.db.WithContext(ctx).Transaction(apply)
+	}
 	if err != nil {
 		return fmt.Errorf("config/permissions.json: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -543,6 +544,41 @@ func TestContentManagerLocales(t *testing.T) {
 		}
 		if r := e.Do("POST", path+"?locale=pt-BR", nil, as...); r.Status != 404 {
 			t.Fatalf("no pt-BR version: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestConcurrentRegisterAdmin: of simultaneous register-admin calls,
+// exactly one wins; of simultaneous registrations of one name, one too.
+func TestConcurrentRegisterAdmin(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{})
+		statuses := make(chan int, 16)
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				r := e.Do("POST", "/admin/register-admin", map[string]any{"email": fmt.Sprintf("a%d@example.com", i), "password": adminPassword})
+				statuses <- r.Status
+			}()
+			go func() {
+				defer wg.Done()
+				r := e.Do("POST", "/api/auth/local/register", map[string]any{"username": "same", "email": fmt.Sprintf("u%d@example.com", i), "password": "password"})
+				statuses <- 1000 + r.Status
+			}()
+		}
+		wg.Wait()
+		close(statuses)
+		count := map[int]int{}
+		for s := range statuses {
+			count[s]++
+		}
+		if count[200] != 1 || count[400] != 7 || count[1200] != 1 || count[1400] != 7 {
+			t.Fatalf("statuses: %v", count)
+		}
+		if n, _ := e.Auth.AdminCount(t.Context()); n != 1 {
+			t.Fatalf("%d admins", n)
 		}
 	})
 }
