@@ -14,6 +14,7 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/rest"
 )
 
 func TestRegisterLoginAndMe(t *testing.T) {
@@ -372,6 +373,23 @@ func TestRateLimit(t *testing.T) {
 		clock.Add(time.Minute)
 		if r := login("ada"); r.Status != 400 {
 			t.Fatalf("after the interval: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestRateLimitClientAddress: X-Forwarded-For is only believed behind a
+// proxy (server.json "proxy": true); otherwise it cannot dodge the limit.
+func TestRateLimitClientAddress(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		for _, trust := range []bool{false, true} {
+			e := openBlog(t, db, testenv.Options{Rest: rest.Config{TrustProxy: trust}, Auth: auth.Config{RateLimit: auth.RateLimitConfig{Max: 2, Interval: time.Minute}}})
+			var last int
+			for i := range 3 {
+				last = e.Do("POST", "/api/auth/local", map[string]any{"identifier": "ada", "password": "nope-nope"}, "X-Forwarded-For", fmt.Sprintf("10.0.0.%d", i)).Status
+			}
+			if want := map[bool]int{false: 429, true: 400}[trust]; last != want {
+				t.Fatalf("trust proxy %v: third attempt %d, want %d", trust, last, want)
+			}
 		}
 	})
 }
