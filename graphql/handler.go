@@ -163,6 +163,7 @@ type built struct {
 	err    error
 	// fallback serves when this build failed (the previous good one).
 	fallback *built
+	docs     docCache
 }
 
 // New builds the GraphQL server. accounts may be nil: register, login and
@@ -340,32 +341,16 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		}
 		_ = json.Unmarshal(p.Variables, &vars)
 	}
-	src, nulls := prepare(p.Query)
-	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(src), Name: "GraphQL request"})})
-	if err != nil {
-		fe := gqlerrors.FormatError(err)
-		writeErrors(w, http.StatusBadRequest, requestError(codeParse, fe.Message, fe.Locations))
+	pd := b.docs.get(p.Query)
+	if pd == nil {
+		pd = s.prepareDoc(b, p.Query)
+		b.docs.put(p.Query, pd)
+	}
+	if pd.errs != nil {
+		writeErrors(w, pd.status, pd.errs...)
 		return
 	}
-	if e := s.checkShape(doc); e != nil {
-		writeErrors(w, http.StatusBadRequest, *e)
-		return
-	}
-	rules := append(append([]gql.ValidationRuleFn(nil), gql.SpecifiedRules...), depthRule(s.cfg.depthLimit()))
-	if s.cfg.depthLimit() < 0 {
-		rules = rules[:len(rules)-1]
-	}
-	if !s.cfg.introspection() {
-		rules = append(rules, noIntrospectionRule)
-	}
-	if vr := gql.ValidateDocument(&b.schema, doc, rules); !vr.IsValid {
-		errs := make([]gqlError, len(vr.Errors))
-		for i, e := range vr.Errors {
-			errs[i] = requestError(codeValidation, e.Message, e.Locations)
-		}
-		writeErrors(w, http.StatusBadRequest, errs...)
-		return
-	}
+	doc, nulls := pd.doc, pd.nulls
 	rq := &request{srv: s, b: b.b, principal: principal, http: r, vars: rawVars, nulls: nulls,
 		fragments: map[string]*ast.FragmentDefinition{}, deferred: map[*ast.Field]bool{}, loaders: map[loaderKey]*batch{}}
 	var op *ast.OperationDefinition
@@ -465,3 +450,31 @@ func writeRESTError(w http.ResponseWriter, e *engine.Error) {
 
 // Eng is the engine the server reads through.
 func (s *Server) Eng() *engine.Engine { return s.eng }
+
+// prepareDoc parses and validates a document against a schema build.
+func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
+	src, nulls := prepare(query)
+	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(src), Name: "GraphQL request"})})
+	if err != nil {
+		fe := gqlerrors.FormatError(err)
+		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{requestError(codeParse, fe.Message, fe.Locations)}}
+	}
+	if e := s.checkShape(doc); e != nil {
+		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{*e}}
+	}
+	rules := append([]gql.ValidationRuleFn(nil), gql.SpecifiedRules...)
+	if s.cfg.depthLimit() > 0 {
+		rules = append(rules, depthRule(s.cfg.depthLimit()))
+	}
+	if !s.cfg.introspection() {
+		rules = append(rules, noIntrospectionRule)
+	}
+	if vr := gql.ValidateDocument(&b.schema, doc, rules); !vr.IsValid {
+		errs := make([]gqlError, len(vr.Errors))
+		for i, e := range vr.Errors {
+			errs[i] = requestError(codeValidation, e.Message, e.Locations)
+		}
+		return &preparedDoc{status: http.StatusBadRequest, errs: errs}
+	}
+	return &preparedDoc{doc: doc, nulls: nulls}
+}

@@ -125,10 +125,7 @@ func (e *entity) raw(name string) json.RawMessage {
 		return r.Raw
 	}
 	if e.scalars == nil {
-		e.scalars = map[string]json.RawMessage{}
-		b := make([]byte, 0, len(e.doc.Fields)+2)
-		b = append(append(append(b, '{'), e.doc.Fields...), '}')
-		_ = json.Unmarshal(b, &e.scalars)
+		e.scalars = scanMembers(e.doc.Fields)
 	}
 	return e.scalars[name]
 }

@@ -1,0 +1,63 @@
+package graphql
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// articles25 is the bench query: a page of 25 articles with two relations.
+const articles25 = `{"query":"{ articles(pagination: {pageSize: 25}, sort: \"title\") { data { id attributes { title summary views publishedAt category { data { id attributes { name } } } tags { data { id attributes { name } } } } } meta { pagination { total } } } }"}`
+
+// seedBench fills the blog with n articles, each with a category and two tags.
+func seedBench(tb testing.TB, e *env, n int) {
+	var cats, tags []string
+	for i := 0; i < 10; i++ {
+		cats = append(cats, e.seed("categories", map[string]any{"name": fmt.Sprintf("category %d", i)}))
+		tags = append(tags, e.seed("tags", map[string]any{"name": fmt.Sprintf("tag %d", i)}))
+	}
+	for i := 0; i < n; i++ {
+		e.seed("articles", map[string]any{"title": fmt.Sprintf("Article %05d", i), "summary": "A summary of the article", "views": i,
+			"category": cats[i%10], "tags": []any{tags[i%10], tags[(i+3)%10]}})
+	}
+}
+
+// go test ./graphql -run '^$' -bench Articles25 -benchtime 5s
+// (TEST_DATABASE_URL set: PostgreSQL too). Client and server share the machine.
+func BenchmarkArticles25(b *testing.B) {
+	for name, db := range testenv.Databases(b) {
+		b.Run(name, func(b *testing.B) {
+			e := start(b, db(b), options{})
+			seedBench(b, e, 200)
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			before := e.Store.Statements()
+			res, err := client.Post(e.URL+"/graphql", "application/json", bytes.NewBufferString(articles25))
+			if err != nil {
+				b.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || bytes.Contains(body, []byte(`"errors"`)) {
+				b.Fatalf("%d %s", res.StatusCode, body)
+			}
+			b.ReportMetric(float64(e.Store.Statements()-before), "sql/op")
+			b.SetParallelism(8)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					res, err := client.Post(e.URL+"/graphql", "application/json", bytes.NewBufferString(articles25))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					_, _ = io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+			})
+		})
+	}
+}
