@@ -11,6 +11,7 @@ import (
 
 	"github.com/lestrrat-go/jwx/v2/jwa"
 	"github.com/lestrrat-go/jwx/v2/jwt"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/internal/testenv"
@@ -389,6 +390,30 @@ func TestRateLimitClientAddress(t *testing.T) {
 			}
 			if want := map[bool]int{false: 429, true: 400}[trust]; last != want {
 				t.Fatalf("trust proxy %v: third attempt %d, want %d", trust, last, want)
+			}
+		}
+	})
+}
+
+// TestImportedStrapiUser: a user row carried over from Strapi (bcryptjs
+// hashes, $2a$ or $2b$) logs in.
+func TestImportedStrapiUser(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{})
+		registerUser(t, e, "seed") // makes sure the roles and tables exist
+		h, _ := bcrypt.GenerateFromPassword([]byte("from-strapi"), 10)
+		for i, prefix := range []string{"$2a$", "$2b$"} {
+			hash := prefix + string(h[4:])
+			now := time.Now().UTC()
+			err := e.Store.GORM().Exec(`INSERT INTO up_users (document_id, username, email, provider, password, confirmed, blocked, role_id, created_at, updated_at, published_at)
+				VALUES (?, ?, ?, 'local', ?, ?, ?, (SELECT id FROM up_roles WHERE type = 'authenticated'), ?, ?, ?)`,
+				fmt.Sprintf("imported%016d", i), fmt.Sprint("old", i), fmt.Sprintf("old%d@example.com", i), hash, true, false, now, now, now).Error
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := e.Do("POST", "/api/auth/local", map[string]any{"identifier": fmt.Sprint("old", i), "password": "from-strapi"})
+			if r.Status != 200 {
+				t.Fatalf("%s hash: %d %s", prefix, r.Status, r.Body)
 			}
 		}
 	})
