@@ -51,6 +51,9 @@ func TestProductionRequiresSecrets(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "JWT_SECRET, ADMIN_JWT_SECRET, API_TOKEN_SALT are not set") {
 		t.Fatalf("no secrets: %v", err)
 	}
+	if _, err := os.Stat(filepath.Join(dir, ".tmp", "data.db")); !os.IsNotExist(err) {
+		t.Fatalf("the refused start touched the database: %v", err)
+	}
 	t.Setenv("JWT_SECRET", "j-secret")
 	t.Setenv("API_TOKEN_SALT", "salt")
 	_, err = open(dir, quietLog())

@@ -43,6 +43,10 @@ func open(dir string, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
+	// Refuse a production start without its secrets before touching the database.
+	if err := auth.CheckSecrets(cfg.Env, os.Getenv); err != nil {
+		return nil, err
+	}
 	st, err := store.Open(cfg.DatabaseURL)
 	if err != nil {
 		return nil, err
