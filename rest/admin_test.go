@@ -79,6 +79,24 @@ func TestAdminRegisterAndLogin(t *testing.T) {
 		if r := e.Do("GET", "/admin/api-tokens", nil, bearer(tok)...); r.Status != 200 {
 			t.Fatalf("admin token: %d %s", r.Status, r.Body)
 		}
+		// The definitions admin API sits behind the same check; unknown
+		// admin paths are 401s for anyone else and 404s for an admin.
+		for _, c := range []struct {
+			path   string
+			tok    string
+			status int
+		}{
+			{"/admin/content-types", tok, 200}, {"/admin/content-types", userJWT, 401}, {"/admin/components", "", 401},
+			{"/admin/nope", "", 401}, {"/admin/nope", tok, 404},
+		} {
+			h := []string{}
+			if c.tok != "" {
+				h = bearer(c.tok)
+			}
+			if r := e.Do("GET", c.path, nil, h...); r.Status != c.status {
+				t.Errorf("%s: %d %s", c.path, r.Status, r.Body)
+			}
+		}
 	})
 }
 
