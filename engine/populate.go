@@ -180,19 +180,7 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 	if target == nil || !p.acc.Can(target.Action("find")) {
 		return nil // Strapi drops relations the reader may not see
 	}
-	tv := VersionPublished // also right for types without draft & publish
-	if target.HasDraftAndPublish() {
-		if v == VersionDraft {
-			tv = VersionDraft
-		}
-	}
-	tl := AllLocales
-	if target.Localized {
-		tl = locale
-		if tl == "" || tl == AllLocales {
-			tl = p.e.cfg.DefaultLocale
-		}
-	}
+	tv, tl := p.scope(target, v, locale)
 	f, _ := resolveFilter(p.schema, target, sub.Filter)
 	sorts, _ := resolveSort(p.schema, target, sub.Sort)
 	fields, _ := resolveFields(target, sub.Fields)
@@ -509,8 +497,10 @@ func (p *populator) componentRelations(a *models.Attribute, extras []map[string]
 	return nil
 }
 
-// fetch reads target documents by id, shaped and populated as sub asks.
-func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
+// scope is the version and locale of a relation's targets: drafts of
+// drafts, published of published (and of types without draft & publish),
+// in the source's locale where the target is localized.
+func (p *populator) scope(target *models.ContentType, v Version, locale string) (Version, string) {
 	tv := VersionPublished
 	if target.HasDraftAndPublish() && v == VersionDraft {
 		tv = VersionDraft
@@ -522,6 +512,12 @@ func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []strin
 			tl = p.e.cfg.DefaultLocale
 		}
 	}
+	return tv, tl
+}
+
+// fetch reads target documents by id, shaped and populated as sub asks.
+func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
+	tv, tl := p.scope(target, v, locale)
 	f, _ := resolveFilter(p.schema, target, sub.Filter)
 	fields, _ := resolveFields(target, sub.Fields)
 	nested := expand(target.Attributes, sub.Populate, sub.All)

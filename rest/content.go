@@ -71,6 +71,39 @@ func writeOptions(q *engine.Query) engine.WriteOptions {
 	return engine.WriteOptions{Status: q.Status, Locale: q.Locale}
 }
 
+// target resolves :name to a type of the kind the route serves (a single
+// type or a collection type) and parses the query string.
+func (s *Server) target(c echo.Context, single bool, wrongKind func(echo.Context) error) (engine.Collection, *engine.Query, error) {
+	col, err := s.collection(c)
+	if err != nil {
+		return col, nil, err
+	}
+	if col.Type.IsSingle() != single {
+		return col, nil, wrongKind(c)
+	}
+	q, err := s.query(c)
+	return col, q, err
+}
+
+// body reads a write's data once the caller is known to hold the action:
+// a body nobody may send is not parsed.
+func (s *Server) body(c echo.Context, col engine.Collection, action string) (map[string]any, error) {
+	if !principal(c).Can(col.Type.Action(action)) {
+		return nil, engine.Forbidden()
+	}
+	return s.readData(c)
+}
+
+func notFound(echo.Context) error { return engine.NotFound() }
+
+// notAllowed answers 405 with the methods the path does take.
+func notAllowed(allow string) func(echo.Context) error {
+	return func(c echo.Context) error {
+		c.Set("allow", allow)
+		return &engine.Error{Kind: engine.KindMethodNotAllowed, Message: "Method Not Allowed"}
+	}
+}
+
 // GET /api/:name: a collection's list, or a single type's document.
 func (s *Server) list(c echo.Context) error {
 	col, err := s.collection(c)
@@ -98,14 +131,7 @@ func (s *Server) list(c echo.Context) error {
 
 // GET /api/:plural/:documentId
 func (s *Server) findOne(c echo.Context) error {
-	col, err := s.collection(c)
-	if err != nil {
-		return err
-	}
-	if col.Type.IsSingle() {
-		return engine.NotFound()
-	}
-	q, err := s.query(c)
+	col, q, err := s.target(c, false, notFound)
 	if err != nil {
 		return err
 	}
@@ -118,22 +144,11 @@ func (s *Server) findOne(c echo.Context) error {
 
 // POST /api/:plural
 func (s *Server) create(c echo.Context) error {
-	col, err := s.collection(c)
+	col, q, err := s.target(c, false, notAllowed("GET, PUT, DELETE"))
 	if err != nil {
 		return err
 	}
-	if col.Type.IsSingle() {
-		c.Set("allow", "GET, PUT, DELETE")
-		return s.methodNotAllowed(c)
-	}
-	q, err := s.query(c)
-	if err != nil {
-		return err
-	}
-	if !principal(c).Can(col.Type.Action("create")) {
-		return engine.Forbidden() // before reading a body nobody may send
-	}
-	data, err := s.readData(c)
+	data, err := s.body(c, col, "create")
 	if err != nil {
 		return err
 	}
@@ -146,21 +161,11 @@ func (s *Server) create(c echo.Context) error {
 
 // PUT /api/:plural/:documentId
 func (s *Server) update(c echo.Context) error {
-	col, err := s.collection(c)
+	col, q, err := s.target(c, false, notFound)
 	if err != nil {
 		return err
 	}
-	if col.Type.IsSingle() {
-		return engine.NotFound()
-	}
-	q, err := s.query(c)
-	if err != nil {
-		return err
-	}
-	if !principal(c).Can(col.Type.Action("update")) {
-		return engine.Forbidden()
-	}
-	data, err := s.readData(c)
+	data, err := s.body(c, col, "update")
 	if err != nil {
 		return err
 	}
@@ -173,14 +178,7 @@ func (s *Server) update(c echo.Context) error {
 
 // DELETE /api/:plural/:documentId
 func (s *Server) delete(c echo.Context) error {
-	col, err := s.collection(c)
-	if err != nil {
-		return err
-	}
-	if col.Type.IsSingle() {
-		return engine.NotFound()
-	}
-	q, err := s.query(c)
+	col, q, err := s.target(c, false, notFound)
 	if err != nil {
 		return err
 	}
@@ -192,22 +190,11 @@ func (s *Server) delete(c echo.Context) error {
 
 // PUT /api/:singular: create or update the single type's document.
 func (s *Server) putSingle(c echo.Context) error {
-	col, err := s.collection(c)
+	col, q, err := s.target(c, true, notAllowed("GET, POST"))
 	if err != nil {
 		return err
 	}
-	if !col.Type.IsSingle() {
-		c.Set("allow", "GET, POST")
-		return s.methodNotAllowed(c)
-	}
-	q, err := s.query(c)
-	if err != nil {
-		return err
-	}
-	if !principal(c).Can(col.Type.Action("update")) {
-		return engine.Forbidden()
-	}
-	data, err := s.readData(c)
+	data, err := s.body(c, col, "update")
 	if err != nil {
 		return err
 	}
@@ -220,15 +207,7 @@ func (s *Server) putSingle(c echo.Context) error {
 
 // DELETE /api/:singular
 func (s *Server) deleteSingle(c echo.Context) error {
-	col, err := s.collection(c)
-	if err != nil {
-		return err
-	}
-	if !col.Type.IsSingle() {
-		c.Set("allow", "GET, POST")
-		return s.methodNotAllowed(c)
-	}
-	q, err := s.query(c)
+	col, q, err := s.target(c, true, notAllowed("GET, POST"))
 	if err != nil {
 		return err
 	}

@@ -245,12 +245,8 @@ func (t *txn) Exists(ct *models.ContentType, ids []string) (map[string]bool, err
 	if len(ids) == 0 {
 		return out, nil
 	}
-	ph := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		ph[i], args[i] = t.ph(i+1), id
-	}
-	rows, err := t.count().QueryContext(t.ctx, "SELECT DISTINCT document_id FROM "+quote(ct.Table())+" WHERE document_id IN ("+strings.Join(ph, ", ")+")", args...)
+	in, args := bindList(t.s.d, ids)
+	rows, err := t.count().QueryContext(t.ctx, "SELECT DISTINCT document_id FROM "+quote(ct.Table())+" WHERE document_id IN ("+in+")", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -314,12 +310,8 @@ func (t *txn) DocumentIDs(ct *models.ContentType, ids []int64) (map[int64]string
 	if len(ids) == 0 {
 		return out, nil
 	}
-	ph := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		ph[i], args[i] = t.ph(i+1), id
-	}
-	rows, err := t.count().QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE id IN ("+strings.Join(ph, ", ")+")", args...)
+	in, args := bindList(t.s.d, ids)
+	rows, err := t.count().QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE id IN ("+in+")", args...)
 	if err != nil {
 		return nil, err
 	}
@@ -379,4 +371,14 @@ func (t *txn) AllRows(ct *models.ContentType, ids []string) ([]engine.Row, error
 		q += " FOR UPDATE"
 	}
 	return t.s.query(t.ctx, t.tx, q, c.args, true)
+}
+
+// bindList makes the placeholders and arguments of an IN list.
+func bindList[T any](d Dialect, vals []T) (string, []any) {
+	ph := make([]string, len(vals))
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		ph[i], args[i] = d.Placeholder(i+1), v
+	}
+	return strings.Join(ph, ", "), args
 }

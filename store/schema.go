@@ -99,6 +99,9 @@ func (s *Store) listen(ctx context.Context, changed func()) {
 		conn, err := pgx.Connect(ctx, s.url)
 		if err == nil {
 			_, err = conn.Exec(ctx, "LISTEN "+notifyChannel)
+			if err == nil {
+				changed() // a change may have committed before we listened
+			}
 			for err == nil {
 				if _, err = conn.WaitForNotification(ctx); err == nil {
 					changed()
