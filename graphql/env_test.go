@@ -60,7 +60,7 @@ func start(t testing.TB, dbURL string, o options) *env {
 	if public == nil {
 		public = testenv.AllActions(t, dir)
 	}
-	eng := engine.New(engine.NewRegistry(schema), st, engine.Config{MaxLimit: 100, WithCount: true})
+	eng := engine.New(engine.NewRegistry(schema), st, engine.Config{MaxLimit: 100, WithCount: true, Locales: []string{"en", "fr"}})
 	authn := o.authn
 	if authn == nil {
 		authn = auth.NewStaticAuth(auth.Permissions{"public": public})

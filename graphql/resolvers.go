@@ -595,3 +595,36 @@ func DocumentID(source any) string {
 	}
 	return ""
 }
+
+// FindDocuments lets a custom resolver answer with a shadow-CRUD
+// <Type>EntityResponseCollection: it reads through the engine with the
+// caller's permissions; relations the query selects are loaded in batches.
+func FindDocuments(ctx context.Context, uid string, q *engine.Query) (any, error) {
+	rq := reqFrom(ctx)
+	if rq == nil || rq.b.types[uid] == nil {
+		return nil, engine.Errorf(engine.KindInternal, "graphql: FindDocuments outside a request, or unknown type %s", uid)
+	}
+	t := rq.b.types[uid]
+	if q == nil {
+		q = &engine.Query{}
+	}
+	res, err := rq.srv.eng.Find(ctx, access(ctx), rq.b.collection(t), q)
+	if err != nil {
+		return nil, err
+	}
+	return &collection{data: newEntities(t.ct, res.Docs, q.Status, q.Locale, q.Populate), meta: pageOf(&res.Meta)}, nil
+}
+
+// FindDocument lets a custom resolver answer with a <Type>EntityResponse.
+func FindDocument(ctx context.Context, uid, documentID string, q *engine.Query) (any, error) {
+	rq := reqFrom(ctx)
+	if rq == nil || rq.b.types[uid] == nil {
+		return nil, engine.Errorf(engine.KindInternal, "graphql: FindDocument outside a request, or unknown type %s", uid)
+	}
+	t := rq.b.types[uid]
+	if q == nil {
+		q = &engine.Query{}
+	}
+	doc, err := rq.srv.eng.FindOne(ctx, access(ctx), rq.b.collection(t), documentID, q)
+	return rq.b.response(t, doc, err, q.Status, q.Locale, q.Populate)
+}

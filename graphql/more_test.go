@@ -1,0 +1,105 @@
+package graphql
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	gql "github.com/graphql-go/graphql"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+func TestLocales(t *testing.T) {
+	dir, _ := filepath.Abs(filepath.Join("testdata", "i18n"))
+	each(t, options{dir: dir}, func(t *testing.T, e *env) {
+		sdl := e.sdl()
+		if !hasField(sdl, "type Page", "locale") || !hasField(sdl, "input PageFiltersInput", "locale") {
+			t.Error("a localized type has locale")
+		}
+		if en := block(sdl, "enum ENUM_PAGE_CODE"); !strings.Contains(en, "  home_page\n") || !strings.Contains(en, "  _1st\n") {
+			t.Errorf("enum values are made valid names:\n%s", block(sdl, "enum ENUM_PAGE_CODE"))
+		}
+		d := e.ok(`mutation { createPage(data: {title: "Home", code: home_page}) { data { id attributes { title locale code } } } }`, nil)
+		id := str(d, "createPage", "data", "id")
+		eq(t, "default locale", str(d, "createPage", "data", "attributes", "locale"), "en")
+		eq(t, "enum value kept", str(d, "createPage", "data", "attributes", "code"), "home_page")
+		d = e.ok(`mutation($id: ID!) { updatePage(id: $id, locale: "fr", data: {title: "Accueil"}) { data { attributes { title locale } } } }`, map[string]any{"id": id})
+		eq(t, "new localization", str(d, "updatePage", "data", "attributes", "locale"), "fr")
+		d = e.ok(`{ en: pages { data { attributes { title } } } fr: pages(locale: "fr") { data { attributes { title } } } all: pages(locale: "*") { meta { pagination { total } } } }`, nil)
+		eq(t, "en", str(d, "en", "data", 0, "attributes", "title"), "Home")
+		eq(t, "fr", str(d, "fr", "data", 0, "attributes", "title"), "Accueil")
+		eq(t, "all", str(d, "all", "meta", "pagination", "total"), "2")
+		d = e.ok(`query($id: ID) { page(id: $id, locale: "fr") { data { attributes { title } } } }`, map[string]any{"id": id})
+		eq(t, "findOne in a locale", str(d, "page", "data", "attributes", "title"), "Accueil")
+	})
+}
+
+func TestPermissions(t *testing.T) {
+	public := []string{"api::article.article.find", "api::tag.tag.find"}
+	each(t, options{public: public}, func(t *testing.T, e *env) {
+		e.blog()
+		d := e.ok(`{ articles(sort: "views", pagination: {limit: 1}) { data { attributes { title category { data { id } } tags { data { id } } } } } }`, nil)
+		eq(t, "find", str(d, "articles", "data", 0, "attributes", "title"), "Alpha")
+		eq(t, "a relation the reader may not find is empty", str(d, "articles", "data", 0, "attributes", "category", "data"), "")
+		eq(t, "a relation the reader may find", len(list(d, "articles", "data", 0, "attributes", "tags", "data")), 2)
+		for _, q := range []string{
+			`{ article(id: "x") { data { id } } }`, `{ categories { data { id } } }`, `{ global { data { id } } }`,
+			`mutation { createArticle(data: {title: "x"}) { data { id } } }`,
+			`mutation { updateArticle(id: "x", data: {title: "x"}) { data { id } } }`,
+			`mutation { deleteArticle(id: "x") { data { id } } }`,
+		} {
+			r := e.q(q, nil)
+			eq(t, q, r.errCode(), "FORBIDDEN")
+		}
+	})
+}
+
+// Documents returned by a custom resolver without their relations get
+// them from the batch loader: a fixed number of statements per level.
+func TestLoaderForCustomResolvers(t *testing.T) {
+	each(t, options{setup: func(s *Server) {
+		s.Extensions().Use(Extension{
+			TypeDefs: `extend type Query { featured: ArticleEntityResponseCollection one(id: ID!): ArticleEntityResponse }`,
+			Resolvers: map[string]map[string]gql.FieldResolveFn{"Query": {
+				"featured": func(p gql.ResolveParams) (any, error) {
+					return FindDocuments(p.Context, "api::article.article", &engine.Query{Sort: []engine.Sort{{Path: []string{"views"}}}})
+				},
+				"one": func(p gql.ResolveParams) (any, error) {
+					return FindDocument(p.Context, "api::article.article", p.Args["id"].(string), nil)
+				},
+			}},
+		})
+	}}, func(t *testing.T, e *env) {
+		ids := e.blog()
+		before := e.Store.Statements()
+		d := e.ok(`{ featured { data { attributes { title category { data { attributes { name } } } tags { data { attributes { name } } } seo { metaTitle } } } } }`, nil)
+		n := e.Store.Statements() - before
+		eq(t, "loaded", str(d, "featured", "data", 0, "attributes", "category", "data", "attributes", "name"), "news")
+		eq(t, "tags", len(list(d, "featured", "data", 0, "attributes", "tags", "data")), 2)
+		eq(t, "component", str(d, "featured", "data", 0, "attributes", "seo", "metaTitle"), "alpha seo")
+		if n > 8 {
+			t.Errorf("%d statements: the loader must batch", n)
+		}
+		d = e.ok(`query($id: ID!) { one(id: $id) { data { attributes { author { data { attributes { name } } } } } } }`, map[string]any{"id": ids.articles[0]})
+		eq(t, "FindDocument", str(d, "one", "data", "attributes", "author", "data", "attributes", "name"), "Ada")
+	})
+}
+
+func TestTracingAndRebuild(t *testing.T) {
+	e := start(t, testenv.Databases(t)["sqlite"](t), options{cfg: Config{ApolloServer: ApolloServer{Tracing: true}}})
+	r := e.q(`{ articles { data { id } } }`, nil)
+	if get(r.JSON, "extensions", "tracing", "execution", "resolvers") == nil {
+		t.Errorf("tracing: %s", r.Body)
+	}
+	if err := e.Srv.Rebuild(e.Eng.Registry.Current().Schema); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.Srv.Schema()
+	if err != nil || s.QueryType().Fields()["articles"] == nil {
+		t.Fatal("Schema()")
+	}
+	_ = context.Background()
+}
