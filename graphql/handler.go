@@ -453,7 +453,10 @@ func (s *Server) Eng() *engine.Engine { return s.eng }
 
 // prepareDoc parses and validates a document against a schema build.
 func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
-	src, nulls := prepare(query)
+	src, nulls, err := prepare(query)
+	if err != nil {
+		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{requestError(codeParse, "Syntax Error: "+err.Error(), nil)}}
+	}
 	doc, err := parser.Parse(parser.ParseParams{Source: source.NewSource(&source.Source{Body: []byte(src), Name: "GraphQL request"})})
 	if err != nil {
 		fe := gqlerrors.FormatError(err)

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -15,7 +16,7 @@ import (
 //     same as absent there).
 //
 // Blanking keeps the length and every other offset.
-func prepare(src string) (string, map[int][]string) {
+func prepare(src string) (string, map[int][]string, error) {
 	type tok struct {
 		kind  byte // 'n' name, 'p' punctuation (value in ch), 'v' other value
 		ch    byte
@@ -117,6 +118,9 @@ func prepare(src string) (string, map[int][]string) {
 				push(tok{kind: 'n', start: start, name: name})
 			}
 		case c == '(' || c == '[' || c == '{':
+			if len(stack) >= maxNesting {
+				return "", nil, fmt.Errorf("the document nests brackets more than %d levels deep", maxNesting)
+			}
 			f := frame{ch: c, start: len(out)}
 			if c == '{' {
 				f.value = inValue()
@@ -166,5 +170,10 @@ func prepare(src string) (string, map[int][]string) {
 	if len(nulls) == 0 {
 		nulls = nil
 	}
-	return string(out), nulls
+	return string(out), nulls, nil
 }
+
+// maxNesting bounds how deep brackets nest: the parser and the value
+// converters recurse, and a 1 MiB document could otherwise nest 500,000
+// input objects.
+const maxNesting = 128
