@@ -215,3 +215,10 @@ func jsonNumbers(v map[string]any) map[string]any {
 	_ = d.Decode(&out)
 	return out
 }
+
+// with serves another GraphQL server over the same stack.
+func (e *env) with(srv *Server) *env {
+	hs := httptest.NewServer(srv)
+	e.t.Cleanup(hs.Close)
+	return &env{t: e.t, URL: hs.URL, Srv: srv, Eng: e.Eng, Store: e.Store}
+}

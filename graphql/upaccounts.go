@@ -1,0 +1,52 @@
+package graphql
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/stratum-cms/stratum/auth"
+)
+
+// UsersPermissions adapts the auth service to Accounts: register, login and
+// me answer with the service's users and JWTs, and its errors (Strapi's
+// ValidationError and ApplicationError) pass through.
+func UsersPermissions(svc *auth.Service) Accounts { return upAccounts{svc} }
+
+type upAccounts struct{ svc *auth.Service }
+
+func (a upAccounts) Register(ctx context.Context, in RegisterInput) (*AuthPayload, error) {
+	s, err := a.svc.Register(ctx, map[string]any{"username": in.Username, "email": in.Email, "password": in.Password})
+	if err != nil {
+		return nil, err
+	}
+	return &AuthPayload{JWT: s.JWT, User: userOf(s.User)}, nil
+}
+
+func (a upAccounts) Login(ctx context.Context, in LoginInput) (*AuthPayload, error) {
+	body := map[string]any{"identifier": in.Identifier, "password": in.Password}
+	s, err := a.svc.Login(ctx, body)
+	if err != nil {
+		return nil, err
+	}
+	return &AuthPayload{JWT: s.JWT, User: userOf(s.User)}, nil
+}
+
+func (a upAccounts) Me(ctx context.Context, p *auth.Principal) (*User, error) {
+	v, err := a.svc.Me(ctx, p)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	u := userOf(v)
+	return &u, nil
+}
+
+func userOf(v *auth.UserView) User {
+	if v == nil {
+		return User{}
+	}
+	u := User{ID: strconv.FormatInt(v.ID, 10), Username: v.Username, Email: v.Email, Confirmed: v.Confirmed, Blocked: v.Blocked}
+	if v.Role != nil {
+		u.Role = &Role{ID: strconv.FormatInt(v.Role.ID, 10), Name: v.Role.Name, Description: v.Role.Description, Type: v.Role.Type}
+	}
+	return u
+}
