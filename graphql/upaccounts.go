@@ -2,9 +2,12 @@ package graphql
 
 import (
 	"context"
+	"net"
 	"strconv"
+	"strings"
 
 	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
 )
 
 // UsersPermissions adapts the auth service to Accounts: register, login and
@@ -14,7 +17,26 @@ func UsersPermissions(svc *auth.Service) Accounts { return upAccounts{svc} }
 
 type upAccounts struct{ svc *auth.Service }
 
+// limit applies the auth service's rate limiter, as REST does on
+// /api/auth/local: per identifier, operation and client address.
+func (a upAccounts) limit(ctx context.Context, id, op string) error {
+	if id == "" {
+		id = "unknownIdentifier"
+	}
+	ip := ""
+	if r := HTTPRequest(ctx); r != nil {
+		ip, _, _ = net.SplitHostPort(r.RemoteAddr)
+	}
+	if l := a.svc.Limiter(); l != nil && !l.Allow(strings.ToLower(id)+":graphql."+op+":"+ip) {
+		return &engine.Error{Kind: engine.KindRateLimit, Message: "Too many requests, please try again later."}
+	}
+	return nil
+}
+
 func (a upAccounts) Register(ctx context.Context, in RegisterInput) (*AuthPayload, error) {
+	if err := a.limit(ctx, in.Email, "register"); err != nil {
+		return nil, err
+	}
 	s, err := a.svc.Register(ctx, map[string]any{"username": in.Username, "email": in.Email, "password": in.Password})
 	if err != nil {
 		return nil, err
@@ -23,6 +45,9 @@ func (a upAccounts) Register(ctx context.Context, in RegisterInput) (*AuthPayloa
 }
 
 func (a upAccounts) Login(ctx context.Context, in LoginInput) (*AuthPayload, error) {
+	if err := a.limit(ctx, in.Identifier, "login"); err != nil {
+		return nil, err
+	}
 	body := map[string]any{"identifier": in.Identifier, "password": in.Password}
 	s, err := a.svc.Login(ctx, body)
 	if err != nil {

@@ -40,5 +40,9 @@ func TestUsersPermissionsAccounts(t *testing.T) {
 		eq(t, "me role", str(d, "me", "role", "type"), "authenticated")
 		r = e.q(`{ tags { data { id } } }`, nil, "Authorization", "Bearer not.a.jwt")
 		eq(t, "bad token", r.Status, 401)
+		for i := 0; i < 12; i++ {
+			r = e.q(`mutation { login(input: {identifier: "grace", password: "guess"}) { jwt } }`, nil)
+		}
+		eq(t, "rate limited", r.errCode(), "STRAPI_RATE_LIMIT_ERROR")
 	})
 }
