@@ -108,6 +108,9 @@ const schemaVersion = "auth-1"
 
 const schemaKey = "auth:schema"
 
+// migrateLock is the PostgreSQL advisory lock of auth's migration.
+const migrateLock = 0x5374726174756d02
+
 // Migrate creates or completes auth's system tables. It only adds. When
 // the database already has this version's tables it costs one query.
 func Migrate(ctx context.Context, db *gorm.DB) error {
@@ -116,10 +119,32 @@ func Migrate(ctx context.Context, db *gorm.DB) error {
 	if db.Where("key = ?", schemaKey).Take(&m).Error == nil && m.Value == schemaVersion {
 		return nil
 	}
-	if err := db.AutoMigrate(&metaRow{}, &Role{}, &Permission{}, &User{}, &AdminUser{}, &APIToken{}); err != nil {
+	migrate := func(tx *gorm.DB) error {
+		return tx.AutoMigrate(&metaRow{}, &Role{}, &Permission{}, &User{}, &AdminUser{}, &APIToken{})
+	}
+	var err error
+	if db.Dialector.Name() == "postgres" {
+		// Nodes starting together take turns: DDL is transactional there.
+		err = db.Transaction(func(tx *gorm.DB) error {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(migrateLock)).Error; err != nil {
+				return err
+			}
+			return migrate(tx)
+		})
+	} else {
+		// Another handle on the same file (a command run while serving)
+		// may be creating the tables: once it is done, ours find them.
+		for try := 0; try < 5; try++ {
+			if err = migrate(db); err == nil {
+				break
+			}
+			time.Sleep(time.Duration(try+1) * 20 * time.Millisecond)
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("migrate auth tables: %w", err)
 	}
-	err := db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "key"}}, DoUpdates: clause.AssignmentColumns([]string{"value"})}).
+	err = db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "key"}}, DoUpdates: clause.AssignmentColumns([]string{"value"})}).
 		Create(&metaRow{Key: schemaKey, Value: schemaVersion}).Error
 	if err != nil {
 		return fmt.Errorf("migrate auth tables: %w", err)

@@ -120,19 +120,44 @@ func (s *Service) ensureDefaultRoles(ctx context.Context) error {
 		if n > 0 {
 			continue
 		}
-		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-			role := &Role{DocumentID: engine.NewDocumentID(), Name: r.name, Description: r.desc, Type: r.typ,
-				CreatedAt: s.now(), UpdatedAt: s.now()}
-			if err := tx.Create(role).Error; err != nil {
-				return err
-			}
-			return s.grant(tx, role.ID, defaultPermissions[r.typ])
+		err := startupRetry(func() error {
+			return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+				var n int64
+				if err := tx.Model(&Role{}).Where("type = ?", r.typ).Count(&n).Error; err != nil || n > 0 {
+					return err // another node made it meanwhile
+				}
+				role := &Role{DocumentID: engine.NewDocumentID(), Name: r.name, Description: r.desc, Type: r.typ,
+					CreatedAt: s.now(), UpdatedAt: s.now()}
+				if err := tx.Create(role).Error; err != nil {
+					return err
+				}
+				return s.grant(tx, role.ID, defaultPermissions[r.typ])
+			})
 		})
-		if err != nil && !isUniqueViolation(err) { // another node made it first
+		if err != nil {
 			return fmt.Errorf("create the %s role: %w", r.name, err)
 		}
 	}
 	return nil
+}
+
+// startupRetry runs a start-time transaction again when a concurrent start
+// got in its way: a unique index refused a row another node just created,
+// or (SQLite, several handles on one file) the database was busy.
+func startupRetry(fn func() error) error {
+	var err error
+	for try := 0; try < 5; try++ {
+		if err = fn(); err == nil || !(isUniqueViolation(err) || isBusy(err)) {
+			return err
+		}
+		time.Sleep(time.Duration(try+1) * 20 * time.Millisecond)
+	}
+	return err
+}
+
+func isBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_BUSY")
 }
 
 // grant adds permissions to a role (existing ones are kept).
@@ -178,10 +203,8 @@ func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
 		}
 		return nil
 	}
-	err := s.db.WithContext(ctx).Transaction(apply)
-	if isUniqueViolation(err) { // another node starting at the same time created a role first
-		err = s.db.WithContext(ctx).Transaction(apply)
-	}
+	// Another node starting at the same time may create a role first.
+	err := startupRetry(func() error { return s.db.WithContext(ctx).Transaction(apply) })
 	if err != nil {
 		return fmt.Errorf("config/permissions.json: %w", err)
 	}
