@@ -35,6 +35,7 @@ type Engine struct {
 	cfg      Config
 	now      func() time.Time
 	files    SchemaFiles
+	filesSet bool
 }
 
 // New builds an engine. The schema in reg must already be migrated.

@@ -39,7 +39,36 @@ type SchemaChange struct {
 }
 
 // UseFiles records the file definitions the runtime ones are built on.
-func (e *Engine) UseFiles(f SchemaFiles) { e.files = f }
+func (e *Engine) UseFiles(f SchemaFiles) { e.files, e.filesSet = f, true }
+
+// Boot builds the engine of a project: its file definitions plus those kept
+// in the database, with every table migrated. Use it rather than New when
+// schemas may change at run time.
+func Boot(ctx context.Context, store Backend, files SchemaFiles, cfg Config) (*Engine, error) {
+	ss, ok := store.(SchemaStore)
+	if !ok {
+		return nil, errors.New("the store cannot keep definitions")
+	}
+	base, err := BuildSchema(files, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The file types' tables and the system tables come first: the stored
+	// definitions are read from one of them.
+	if err := store.Migrate(ctx, base); err != nil {
+		return nil, err
+	}
+	schema, version, err := LoadSchema(ctx, ss, files)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.Migrate(ctx, schema); err != nil {
+		return nil, err
+	}
+	e := New(NewRegistryAt(schema, version), store, cfg)
+	e.UseFiles(files)
+	return e, nil
+}
 
 // Files returns the file definitions.
 func (e *Engine) Files() SchemaFiles { return e.files }
@@ -121,6 +150,9 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 	ss, ok := e.store.(SchemaStore)
 	if !ok {
 		return nil, Errorf(KindInternal, "this store cannot change schemas")
+	}
+	if !e.filesSet { // without them every file type would look removed
+		return nil, Errorf(KindInternal, "schema changes need the engine built by Boot")
 	}
 	if src, ok := e.IsFileDefined(ch.UID); ok {
 		return nil, Errorf(KindConflict, "%s is defined in %s: change the file and restart", ch.UID, src)

@@ -37,24 +37,10 @@ func startNode(t *testing.T, dbURL string) *node {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	files := engine.SchemaFiles{Types: types, Components: comps}
-	// Migrate needs the system tables before definitions can be read.
-	base, err := engine.BuildSchema(files, nil)
+	eng, err := engine.Boot(context.Background(), st, engine.SchemaFiles{Types: types, Components: comps}, engine.Config{MaxLimit: 100, WithCount: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Migrate(context.Background(), base); err != nil {
-		t.Fatal(err)
-	}
-	schema, version, err := engine.LoadSchema(context.Background(), st, files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Migrate(context.Background(), schema); err != nil {
-		t.Fatal(err)
-	}
-	eng := engine.New(engine.NewRegistryAt(schema, version), st, engine.Config{MaxLimit: 100, WithCount: true})
-	eng.UseFiles(files)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go eng.Watch(ctx, func(err error) { t.Logf("reload: %v", err) })

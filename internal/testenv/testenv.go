@@ -119,7 +119,7 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 	if dir == "" {
 		dir = filepath.Join(Root(), "examples", "blog")
 	}
-	schema, err := models.LoadDir(dir)
+	types, comps, err := models.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,9 +128,6 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(context.Background(), schema); err != nil {
-		t.Fatal(err)
-	}
 	perms, err := auth.LoadPermissions(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +145,10 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 	if !cfg.WithCount {
 		cfg.WithCount = true
 	}
-	eng := engine.New(engine.NewRegistry(schema), st, cfg)
+	eng, err := engine.Boot(context.Background(), st, engine.SchemaFiles{Types: types, Components: comps}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	acfg := o.Auth
 	acfg.Permissions = perms
