@@ -246,6 +246,19 @@ type roleSnapshot struct {
 
 func (s *Service) invalidateRoles() { s.roles.Store(nil) }
 
+// InvalidateRoles drops this node's copy of the roles' permissions: another
+// node changed them (the watch on the database says so).
+func (s *Service) InvalidateRoles() { s.invalidateRoles() }
+
+// rolesChanged follows a change made here: this node at once, the others
+// through Config.Changed.
+func (s *Service) rolesChanged() {
+	s.invalidateRoles()
+	if s.cfg.Changed != nil {
+		s.cfg.Changed()
+	}
+}
+
 // roleSet returns the roles' permissions, read again when older than the
 // cache TTL.
 func (s *Service) roleSet(ctx context.Context) (*roleSnapshot, error) {
@@ -459,7 +472,7 @@ func (s *Service) CreateRole(ctx context.Context, in RoleInput) (*RoleView, erro
 	if err != nil {
 		return nil, err
 	}
-	s.invalidateRoles()
+	s.rolesChanged()
 	return s.roleView(ctx, r)
 }
 
@@ -508,7 +521,7 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*Role
 	if err != nil {
 		return nil, err
 	}
-	s.invalidateRoles()
+	s.rolesChanged()
 	return s.roleView(ctx, &r)
 }
 
@@ -546,7 +559,7 @@ func (s *Service) DeleteRole(ctx context.Context, id int64) (*RoleView, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.invalidateRoles()
+	s.rolesChanged()
 	return view, nil
 }
 

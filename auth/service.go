@@ -35,7 +35,9 @@ type Config struct {
 	// memory before reading them again (default 2 s): changes made on
 	// another node reach this one within it; changes made here at once.
 	RoleCacheTTL time.Duration
-	Log          *slog.Logger
+	// Changed tells the other nodes that roles changed (a NOTIFY).
+	Changed func()
+	Log     *slog.Logger
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
 }

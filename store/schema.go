@@ -225,3 +225,11 @@ func (t *schemaTxn) SetLocale(ct *models.ContentType, from, to string) error {
 	_, err := t.count().ExecContext(t.ctx, "UPDATE "+quote(ct.Table())+" SET locale = "+t.ph(1)+" WHERE locale = "+t.ph(2), to, from)
 	return err
 }
+
+// Announce tells the other nodes to drop what they cache from system tables
+// (roles' permissions). On SQLite the nodes' poll does it without a word.
+func (s *Store) Announce(ctx context.Context) {
+	if s.d.Name() == "postgres" {
+		_, _ = s.write.ExecContext(ctx, "SELECT pg_notify($1, 'auth')", notifyChannel)
+	}
+}

@@ -21,7 +21,7 @@ func openAuthOnly(dir string) (*auth.Service, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	schema, err := models.LoadDir(dir)
+	types, comps, err := models.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("schema: %w", err)
 	}
@@ -29,7 +29,11 @@ func openAuthOnly(dir string) (*auth.Service, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	eng := engine.New(engine.NewRegistry(schema), st, engine.Config{})
+	eng, err := engine.Boot(context.Background(), st, engine.SchemaFiles{Types: types, Components: comps}, cfg.engineConfig())
+	if err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("schema: %w", err)
+	}
 	svc, err := openAuth(context.Background(), cfg, st, eng, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		st.Close()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
 )
 
 // config is the project's config/*.json with environment overrides.
@@ -23,6 +24,11 @@ type config struct {
 	// Proxy trusts X-Forwarded-For for client addresses (server.json "proxy").
 	Proxy bool
 	// Auth settings from plugins.json (users-permissions) and admin.json.
+	// I18n is the i18n plugin's locales (plugins.json), default ["en"].
+	I18n struct {
+		Locales       []string
+		DefaultLocale string
+	}
 	JWTExpiresIn      time.Duration
 	AdminJWTExpiresIn time.Duration
 	RateLimit         auth.RateLimitConfig
@@ -42,6 +48,12 @@ type pluginsConfig struct {
 			} `json:"ratelimit"`
 		} `json:"config"`
 	} `json:"users-permissions"`
+	I18n struct {
+		Config struct {
+			Locales       []string `json:"locales"`
+			DefaultLocale string   `json:"defaultLocale"`
+		} `json:"config"`
+	} `json:"i18n"`
 }
 
 // adminConfig is the part of config/admin.json auth reads.
@@ -127,6 +139,10 @@ func (c *config) readAuth(dir string) error {
 	if err := readJSON(dir, "plugins.json", &p); err != nil {
 		return err
 	}
+	c.I18n.Locales, c.I18n.DefaultLocale = p.I18n.Config.Locales, p.I18n.Config.DefaultLocale
+	if c.I18n.DefaultLocale == "" && len(c.I18n.Locales) > 0 {
+		c.I18n.DefaultLocale = c.I18n.Locales[0]
+	}
 	up := p.UsersPermissions.Config
 	var err error
 	if c.JWTExpiresIn, err = auth.ParseExpiresIn(up.JWT.ExpiresIn); err != nil {
@@ -171,4 +187,18 @@ func readJSON(dir, name string, v any) error {
 		return fmt.Errorf("config/%s: %w", name, err)
 	}
 	return nil
+}
+
+// engineConfig is the content API's settings from config/api.json and the
+// i18n plugin's from config/plugins.json.
+func (c *config) engineConfig() engine.Config {
+	ecfg := engine.Config{DefaultLimit: c.API.Rest.DefaultLimit, MaxLimit: 100, WithCount: true,
+		DefaultLocale: c.I18n.DefaultLocale, Locales: c.I18n.Locales}
+	if c.API.Rest.MaxLimit != nil {
+		ecfg.MaxLimit = *c.API.Rest.MaxLimit
+	}
+	if c.API.Rest.WithCount != nil {
+		ecfg.WithCount = *c.API.Rest.WithCount
+	}
+	return ecfg
 }

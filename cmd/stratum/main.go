@@ -12,6 +12,8 @@ Usage:
   stratum serve [--dir DIR] [--host H] [--port P]   run the server (DIR defaults to .)
   stratum new DIR [--template blog]                 scaffold a project folder
   stratum seed [--dir DIR] [--articles N]           fill a project with example documents
+  stratum types export [--dir DIR] [--out DIR]      write the types defined through the admin API as files
+  stratum health [--url URL]                        exit 0 when a server's /_health answers 200
   stratum admin create --email E --password P [--dir DIR]
                                                     create an admin of the admin API
   stratum token create --name N --type read-only|full-access|custom
@@ -36,6 +38,10 @@ func main() {
 		err = adminCmd(os.Args[2:])
 	case "token":
 		err = tokenCmd(os.Args[2:], os.Stdout)
+	case "types":
+		err = typesCmd(os.Args[2:])
+	case "health":
+		err = health(os.Args[2:])
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return

@@ -39,7 +39,7 @@ func open(dir string, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	schema, err := models.LoadDir(dir)
+	types, comps, err := models.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
@@ -51,18 +51,13 @@ func open(dir string, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := st.Migrate(context.Background(), schema); err != nil {
+	// The file types plus those defined through the admin API, before auth
+	// checks permissions.json against them.
+	eng, err := engine.Boot(context.Background(), st, engine.SchemaFiles{Types: types, Components: comps}, cfg.engineConfig())
+	if err != nil {
 		st.Close()
-		return nil, err
+		return nil, fmt.Errorf("schema: %w", err)
 	}
-	ecfg := engine.Config{DefaultLimit: cfg.API.Rest.DefaultLimit, MaxLimit: 100, WithCount: true}
-	if cfg.API.Rest.MaxLimit != nil {
-		ecfg.MaxLimit = *cfg.API.Rest.MaxLimit
-	}
-	if cfg.API.Rest.WithCount != nil {
-		ecfg.WithCount = *cfg.API.Rest.WithCount
-	}
-	eng := engine.New(engine.NewRegistry(schema), st, ecfg)
 	svc, err := openAuth(context.Background(), cfg, st, eng, log)
 	if err != nil {
 		st.Close()
@@ -92,7 +87,19 @@ func openAuth(ctx context.Context, cfg *config, st *store.Store, eng *engine.Eng
 		RateLimit:         cfg.RateLimit,
 		Permissions:       perms,
 		Actions:           func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) },
+		Changed:           func() { st.Announce(context.Background()) },
 		Log:               log,
+	})
+}
+
+// follow keeps this node in step with the others until ctx ends: schema
+// changes, and the roles' permissions they changed.
+func (a *app) follow(ctx context.Context, log *slog.Logger) {
+	a.store.Watch(ctx, func() {
+		if err := a.engine.Reload(ctx); err != nil && ctx.Err() == nil {
+			log.Error("reload schema", "err", err)
+		}
+		a.auth.InvalidateRoles()
 	})
 }
 
@@ -125,6 +132,7 @@ func serve(args []string) error {
 		IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	go a.follow(ctx, log)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	log.Info("stratum ready", "addr", ln.Addr().String(), "database", a.store.Dialect(),
