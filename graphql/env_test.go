@@ -222,3 +222,5 @@ func (e *env) with(srv *Server) *env {
 	e.t.Cleanup(hs.Close)
 	return &env{t: e.t, URL: hs.URL, Srv: srv, Eng: e.Eng, Store: e.Store}
 }
+
+func dbSQLite(t testing.TB) string { return testenv.Databases(t)["sqlite"](t) }

@@ -60,6 +60,10 @@ type builder struct {
 	extraAST map[string][]*ast.FieldDefinition
 	upTypes  map[string]gql.Type // users-permissions types
 	errs     []error
+	// custom marks "Type.field" whose resolver is not the generated one
+	// (Use() resolvers, resolversConfig, typeDefs): the fast executor
+	// leaves those operations to graphql-go.
+	custom map[string]bool
 	query    gql.Fields
 	mut      gql.Fields
 	// actions maps "Query.articles" to the permission the shadow resolver needs.
@@ -70,7 +74,7 @@ type builder struct {
 func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *builder, error) {
 	b := &builder{srv: s, ms: ms, sh: newShared(), cust: cust, types: map[string]*ctTypes{}, byName: map[string]*ctTypes{},
 		comps: map[string]*compTypes{}, zones: map[*models.Attribute]*zoneTypes{}, zoneInputs: map[gql.Type]*zoneTypes{}, enums: map[string]*gql.Enum{},
-		named: map[string]gql.Type{}, extraAST: map[string][]*ast.FieldDefinition{}, upTypes: map[string]gql.Type{}, query: gql.Fields{}, mut: gql.Fields{},
+		named: map[string]gql.Type{}, extraAST: map[string][]*ast.FieldDefinition{}, upTypes: map[string]gql.Type{}, custom: map[string]bool{}, query: gql.Fields{}, mut: gql.Fields{},
 		actions: map[string]string{}}
 	shadow := s.cfg.shadowCRUD()
 	if shadow {
@@ -141,10 +145,16 @@ func (b *builder) fields(typeName string, base func() gql.Fields) gql.FieldsThun
 		}
 		for k, v := range b.astFields(b.extraAST[typeName]) {
 			out[k] = v
+			b.custom[typeName+"."+k] = true
 		}
+		_, extensionType := b.named[typeName]
 		for name, f := range out {
+			if _, configured := b.cust.configs[typeName+"."+name]; configured || extensionType {
+				b.custom[typeName+"."+name] = true
+			}
 			if fn := b.cust.resolver(typeName, name); fn != nil {
 				f.Resolve = fn
+				b.custom[typeName+"."+name] = true
 			}
 			if f.Resolve == nil {
 				f.Resolve = defaultResolve
