@@ -64,8 +64,8 @@ type builder struct {
 	// (Use() resolvers, resolversConfig, typeDefs): the fast executor
 	// leaves those operations to graphql-go.
 	custom map[string]bool
-	query    gql.Fields
-	mut      gql.Fields
+	query  gql.Fields
+	mut    gql.Fields
 	// actions maps "Query.articles" to the permission the shadow resolver needs.
 	actions map[string]string
 }
