@@ -1,10 +1,7 @@
 package rest
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"regexp"
 
@@ -138,22 +135,22 @@ func definitionUID(kind string, body []byte) (string, error) {
 	return "", engine.Errorf(engine.KindValidation, `A content-type needs info.singularName (or "uid")`)
 }
 
-// readRawJSON reads a JSON object body within the size and depth limits.
+// readRawJSON reads a JSON object body within the limits, as sent (the
+// stored definition keeps the client's key order).
 func (s *Server) readRawJSON(c echo.Context) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, s.cfg.MaxBodyBytes))
+	body, err := s.readBody(c)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "request entity too large"}
-		}
-		return nil, engine.Errorf(engine.KindValidation, "could not read the request body")
-	}
-	if err := checkDepth(body); err != nil {
 		return nil, err
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
-		return nil, syntaxError(jsonMessage(err))
+	if body == nil {
+		return nil, engine.Errorf(engine.KindValidation, "The body must be the JSON of a schema file")
 	}
-	return bytes.TrimSpace(body), nil
+	top, err := decodeBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := top.(map[string]any); !ok {
+		return nil, engine.Errorf(engine.KindValidation, "The body must be the JSON of a schema file")
+	}
+	return body, nil
 }

@@ -1,11 +1,6 @@
 package rest
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
-	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -43,47 +38,6 @@ func can(c echo.Context, action string) error {
 		return engine.Forbidden()
 	}
 	return nil
-}
-
-// readObject reads a plain JSON object body (users-permissions and the
-// admin API take unwrapped bodies). An empty body is an empty object.
-func (s *Server) readObject(c echo.Context) (map[string]any, error) {
-	r := c.Request()
-	ct := r.Header.Get("Content-Type")
-	if mt, _, err := mime.ParseMediaType(ct); ct != "" && (err != nil || (mt != "application/json" && !isJSONSuffix(mt))) {
-		return nil, &engine.Error{Kind: engine.KindUnsupportedMediaType,
-			Message: "Unsupported Media Type: send the body as application/json"}
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return nil, &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "request entity too large"}
-		}
-		return nil, &engine.Error{Kind: engine.KindValidation, Message: "could not read the request body"}
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return map[string]any{}, nil
-	}
-	if err := checkDepth(body); err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var top any
-	if err := dec.Decode(&top); err != nil {
-		return nil, syntaxError(jsonMessage(err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, syntaxError("Unexpected data after the JSON value")
-	}
-	switch x := top.(type) {
-	case map[string]any:
-		return x, nil
-	case []any:
-		return nil, engine.Errorf(engine.KindValidation, "The body must be a JSON object")
-	}
-	return nil, syntaxError("invalid JSON, only supports object and array")
 }
 
 // rateLimit counts a login or register attempt, keyed as Strapi keys it:

@@ -21,8 +21,9 @@ func syntaxError(msg string) *engine.Error {
 	return &engine.Error{Kind: engine.KindSyntax, Message: msg}
 }
 
-// readData reads a `{"data": {...}}` body and returns data.
-func (s *Server) readData(c echo.Context) (map[string]any, error) {
+// readBody reads a JSON request body within the limits: the content type,
+// the size (413 beyond it) and the nesting depth. An empty body is nil.
+func (s *Server) readBody(c echo.Context) ([]byte, error) {
 	r := c.Request()
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); ct != "" && (err != nil || (mt != "application/json" && !isJSONSuffix(mt))) {
@@ -37,13 +38,16 @@ func (s *Server) readData(c echo.Context) (map[string]any, error) {
 		}
 		return nil, &engine.Error{Kind: engine.KindValidation, Message: "could not read the request body"}
 	}
-	missing := &engine.Error{Kind: engine.KindValidation, Message: `Missing "data" payload in the request body`}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, missing
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return nil, nil
 	}
-	if err := checkDepth(body); err != nil {
-		return nil, err
-	}
+	return body, checkDepth(body)
+}
+
+// decodeBody decodes a body that must be a JSON object or array (koa-body's
+// jsonStrict), numbers kept exact.
+func decodeBody(body []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var top any
@@ -53,18 +57,51 @@ func (s *Server) readData(c echo.Context) (map[string]any, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, syntaxError("Unexpected data after the JSON value")
 	}
-	obj, ok := top.(map[string]any)
-	if !ok {
-		if _, isArr := top.([]any); !isArr {
-			return nil, syntaxError("invalid JSON, only supports object and array")
-		}
+	switch top.(type) {
+	case map[string]any, []any:
+		return top, nil
+	}
+	return nil, syntaxError("invalid JSON, only supports object and array")
+}
+
+// readData reads a `{"data": {...}}` body and returns data.
+func (s *Server) readData(c echo.Context) (map[string]any, error) {
+	body, err := s.readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	missing := &engine.Error{Kind: engine.KindValidation, Message: `Missing "data" payload in the request body`}
+	if body == nil {
 		return nil, missing
 	}
+	top, err := decodeBody(body)
+	if err != nil {
+		return nil, err
+	}
+	obj, _ := top.(map[string]any)
 	data, ok := obj["data"].(map[string]any)
 	if !ok {
 		return nil, missing
 	}
 	return data, nil
+}
+
+// readObject reads a plain JSON object body (users-permissions and the
+// admin API take unwrapped bodies). An empty body is an empty object.
+func (s *Server) readObject(c echo.Context) (map[string]any, error) {
+	body, err := s.readBody(c)
+	if err != nil || body == nil {
+		return map[string]any{}, err
+	}
+	top, err := decodeBody(body)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := top.(map[string]any)
+	if !ok {
+		return nil, engine.Errorf(engine.KindValidation, "The body must be a JSON object")
+	}
+	return obj, nil
 }
 
 func isJSONSuffix(mt string) bool {
