@@ -63,7 +63,23 @@ type fastExec struct {
 	errs   []gqlError
 	queue  []*fastPending
 	errors map[string]bool // paths that already carry an error
+	// collected caches field collection: the items of a list share their
+	// selection sets, so each (type, selection) is collected once.
+	collected map[collectKey]*collectedFields
 }
+
+type collectKey struct {
+	t     *gql.Object
+	first *ast.SelectionSet
+	n     int
+}
+
+type collectedFields struct {
+	keys   []string
+	groups map[string][]*ast.Field
+}
+
+var noArgs = map[string]any{}
 
 // fastEligible tells whether the fast executor may try an operation.
 func (s *Server) fastEligible(op *ast.OperationDefinition) bool {
@@ -72,7 +88,7 @@ func (s *Server) fastEligible(op *ast.OperationDefinition) bool {
 
 // fastExecute runs the operation; ok false means it gave up.
 func (s *Server) fastExecute(ctx context.Context, rq *request, b *built, op *ast.OperationDefinition) (out []byte, errs []gqlError, ok bool) {
-	fx := &fastExec{rq: rq, b: b, ctx: ctx, op: op, errors: map[string]bool{}}
+	fx := &fastExec{rq: rq, b: b, ctx: ctx, op: op, errors: map[string]bool{}, collected: map[collectKey]*collectedFields{}}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, abort := r.(fastAbort); !abort {
@@ -230,7 +246,7 @@ func fastValid(v any, t gql.Type) bool {
 // substituted), else the argument's default.
 func (fx *fastExec) args(def *gql.FieldDefinition, f *ast.Field) map[string]any {
 	if len(def.Args) == 0 {
-		return map[string]any{}
+		return noArgs // generated resolvers do not write to Args
 	}
 	out := make(map[string]any, len(def.Args))
 	for _, a := range def.Args {
@@ -311,6 +327,19 @@ func (fx *fastExec) applies(cond *ast.Named, t *gql.Object) bool {
 
 // collect groups the fields of selection sets by response key, in order.
 func (fx *fastExec) collect(t *gql.Object, sets []*ast.SelectionSet) ([]string, map[string][]*ast.Field) {
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	ck := collectKey{t: t, first: sets[0], n: len(sets)}
+	if c := fx.collected[ck]; c != nil {
+		return c.keys, c.groups
+	}
+	keys, groups := fx.collectFields(t, sets)
+	fx.collected[ck] = &collectedFields{keys: keys, groups: groups}
+	return keys, groups
+}
+
+func (fx *fastExec) collectFields(t *gql.Object, sets []*ast.SelectionSet) ([]string, map[string][]*ast.Field) {
 	var keys []string
 	groups := map[string][]*ast.Field{}
 	seen := map[string]bool{}
@@ -382,20 +411,26 @@ func (fx *fastExec) object(t *gql.Object, source any, sets []*ast.SelectionSet, 
 		if def == nil {
 			abort("unknown field")
 		}
-		fpath := with2(path, key)
 		_, res.nonNull[i] = def.Type.(*gql.NonNull)
-		res.vals[i] = fx.resolve(t, def, source, fields, fpath)
+		res.vals[i] = fx.resolve(t, def, source, fields, path, key)
 	}
 	return res
 }
 
-func (fx *fastExec) resolve(t *gql.Object, def *gql.FieldDefinition, source any, fields []*ast.Field, path []any) (out any) {
+func (fx *fastExec) resolve(t *gql.Object, def *gql.FieldDefinition, source any, fields []*ast.Field, parent []any, key string) (out any) {
+	var path []any // built when needed: most fields are leaves that cannot fail
+	fullPath := func() []any {
+		if path == nil {
+			path = with2(parent, key)
+		}
+		return path
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			if _, abort := r.(fastAbort); abort {
 				panic(r)
 			}
-			fx.fail(path, fields, fmt.Errorf("%v", r))
+			fx.fail(fullPath(), fields, fmt.Errorf("%v", r))
 			out = nil
 		}
 	}()
@@ -408,15 +443,30 @@ func (fx *fastExec) resolve(t *gql.Object, def *gql.FieldDefinition, source any,
 	}
 	v, err := resolve(p)
 	if err != nil {
-		fx.fail(path, fields, err)
+		fx.fail(fullPath(), fields, err)
 		return nil
 	}
 	if th, ok := v.(func() (any, error)); ok {
-		pd := &fastPending{thunk: th, t: def.Type, fields: fields, path: path}
+		pd := &fastPending{thunk: th, t: def.Type, fields: fields, path: fullPath()}
 		fx.queue = append(fx.queue, pd)
 		return pd
 	}
-	return fx.complete(v, def.Type, fields, path)
+	if leaf(def.Type) {
+		return fx.complete(v, def.Type, fields, nil)
+	}
+	return fx.complete(v, def.Type, fields, fullPath())
+}
+
+// leaf reports a scalar or enum type, whose completion needs no path.
+func leaf(t gql.Type) bool {
+	if nn, ok := t.(*gql.NonNull); ok {
+		t = nn.OfType
+	}
+	switch t.(type) {
+	case *gql.Scalar, *gql.Enum:
+		return true
+	}
+	return false
 }
 
 // complete turns a resolved value into the answer for type t.
@@ -470,6 +520,16 @@ func (fx *fastExec) complete(v any, t gql.Type, fields []*ast.Field, path []any)
 		}
 		return fx.object(o, v, fieldSets(fields), path)
 	case *gql.Scalar:
+		switch x := v.(type) { // the common cases, without graphql-go's coercion
+		case string:
+			if tt == gql.String || tt == gql.ID {
+				return x
+			}
+		case bool:
+			if tt == gql.Boolean {
+				return x
+			}
+		}
 		return tt.Serialize(v)
 	case *gql.Enum:
 		return tt.Serialize(v)

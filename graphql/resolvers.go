@@ -125,6 +125,9 @@ func (e *entity) raw(name string) json.RawMessage {
 		return r.Raw
 	}
 	if e.scalars == nil {
+		if v, ok := findMember(e.doc.Fields, name); ok {
+			return v
+		}
 		e.scalars = scanMembers(e.doc.Fields)
 	}
 	return e.scalars[name]

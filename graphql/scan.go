@@ -94,3 +94,78 @@ func scanMembers(b []byte) map[string]json.RawMessage {
 		}
 	}
 }
+
+// findMember returns the raw value of one member of a braceless JSON
+// object, scanning it without allocating; ok false means the input needs
+// the general path (escaped keys, unexpected bytes).
+func findMember(b []byte, key string) (v json.RawMessage, ok bool) {
+	i, n := 0, len(b)
+	for {
+		for i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		if i >= n {
+			return nil, true
+		}
+		if b[i] != '"' {
+			return nil, false
+		}
+		ks := i + 1
+		i++
+		for i < n && b[i] != '"' {
+			if b[i] == '\\' {
+				return nil, false
+			}
+			i++
+		}
+		if i >= n {
+			return nil, false
+		}
+		k := b[ks:i]
+		i++
+		for i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		if i >= n || b[i] != ':' {
+			return nil, false
+		}
+		i++
+		for i < n && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+			i++
+		}
+		vs := i
+		depth := 0
+	value:
+		for i < n {
+			switch b[i] {
+			case '"':
+				i++
+				for i < n && b[i] != '"' {
+					if b[i] == '\\' {
+						i++
+					}
+					i++
+				}
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			case ',':
+				if depth == 0 {
+					break value
+				}
+			}
+			i++
+		}
+		if string(k) == key {
+			end := i
+			for end > vs && (b[end-1] == ' ' || b[end-1] == '\n' || b[end-1] == '\t' || b[end-1] == '\r') {
+				end--
+			}
+			return json.RawMessage(b[vs:end]), true
+		}
+		if i < n {
+			i++
+		}
+	}
+}

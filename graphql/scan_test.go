@@ -28,3 +28,16 @@ func TestScanMembers(t *testing.T) {
 		}
 	}
 }
+
+func TestFindMember(t *testing.T) {
+	in := []byte(` "a" : "q\"uote" , "b":[1,{"c":"}"}], "d":null,"e":3 `)
+	for key, want := range map[string]string{"a": `"q\"uote"`, "b": `[1,{"c":"}"}]`, "d": "null", "e": "3", "z": ""} {
+		got, ok := findMember(in, key)
+		if !ok || string(got) != want {
+			t.Errorf("%s: got %q %v, want %q", key, got, ok, want)
+		}
+	}
+	if _, ok := findMember([]byte(`"b\u00e9":1`), "x"); ok {
+		t.Error("escaped keys take the general path")
+	}
+}
