@@ -2,8 +2,10 @@ package graphql
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +32,15 @@ func TestE2EReferenceImplementation(t *testing.T) {
 	install.Dir = dir
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Skipf("npm ci failed (offline?): %v\n%s", err, out)
+	}
+	// The playground's script is valid JavaScript.
+	js := playgroundHTML[strings.Index(playgroundHTML, "<script>")+len("<script>") : strings.Index(playgroundHTML, "</script>")]
+	jsFile := filepath.Join(t.TempDir(), "playground.js")
+	if err := os.WriteFile(jsFile, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.CommandContext(ctx, node, "--check", jsFile).CombinedOutput(); err != nil {
+		t.Fatalf("playground script: %v\n%s", err, out)
 	}
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		acc := newFakeAccounts()
