@@ -48,8 +48,11 @@ type Config struct {
 	// customize.go).
 	declarative
 	// Env is development, staging or production (STRATUM_ENV).
-	Env    string       `json:"-"`
-	Logger *slog.Logger `json:"-"`
+	Env string `json:"-"`
+	// TrustProxy takes the client address of login rate limits from
+	// X-Forwarded-For (server.json "proxy"), as REST does.
+	TrustProxy bool         `json:"-"`
+	Logger     *slog.Logger `json:"-"`
 }
 
 // ApolloServer holds the options Strapi passes to Apollo Server.

@@ -13,9 +13,26 @@ import (
 // UsersPermissions adapts the auth service to Accounts: register, login and
 // me answer with the service's users and JWTs, and its errors (Strapi's
 // ValidationError and ApplicationError) pass through.
-func UsersPermissions(svc *auth.Service) Accounts { return upAccounts{svc} }
+func UsersPermissions(svc *auth.Service) Accounts { return upAccounts{svc: svc} }
 
 type upAccounts struct{ svc *auth.Service }
+
+// clientIP is the caller's address: the first X-Forwarded-For entry when
+// the server trusts its proxy, else the connection's.
+func clientIP(ctx context.Context) string {
+	r := HTTPRequest(ctx)
+	if r == nil {
+		return ""
+	}
+	if rq := reqFrom(ctx); rq != nil && rq.srv.cfg.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			return strings.TrimSpace(first)
+		}
+	}
+	ip, _, _ := net.SplitHostPort(r.RemoteAddr)
+	return ip
+}
 
 // limit applies the auth service's rate limiter, as REST does on
 // /api/auth/local: per identifier, operation and client address.
@@ -23,10 +40,7 @@ func (a upAccounts) limit(ctx context.Context, id, op string) error {
 	if id == "" {
 		id = "unknownIdentifier"
 	}
-	ip := ""
-	if r := HTTPRequest(ctx); r != nil {
-		ip, _, _ = net.SplitHostPort(r.RemoteAddr)
-	}
+	ip := clientIP(ctx)
 	if l := a.svc.Limiter(); l != nil && !l.Allow(strings.ToLower(id)+":graphql."+op+":"+ip) {
 		return &engine.Error{Kind: engine.KindRateLimit, Message: "Too many requests, please try again later."}
 	}
