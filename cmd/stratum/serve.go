@@ -18,6 +18,7 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/graphql"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
@@ -69,7 +70,30 @@ func open(dir string, log *slog.Logger) (*app, error) {
 	}
 	h := rest.New(rest.Config{Prefix: cfg.API.Rest.Prefix, MaxBodyBytes: cfg.API.Rest.MaxBodySize, TrustProxy: cfg.Proxy},
 		eng, svc, log)
+	if err := mountGraphQL(h, cfg, eng, svc, log); err != nil {
+		st.Close()
+		return nil, err
+	}
 	return &app{cfg: cfg, store: st, engine: eng, auth: svc, http: h}, nil
+}
+
+// mountGraphQL serves the shadow-CRUD GraphQL API at its endpoint. The
+// schema follows registry snapshots: it is rebuilt after a schema change.
+func mountGraphQL(h *echo.Echo, cfg *config, eng *engine.Engine, svc *auth.Service, log *slog.Logger) error {
+	gcfg, err := graphql.LoadConfig(cfg.Dir)
+	if err != nil {
+		return err
+	}
+	gcfg.Env, gcfg.TrustProxy, gcfg.Logger = cfg.Env, cfg.Proxy, log
+	gql, err := graphql.New(gcfg, eng, svc, graphql.UsersPermissions(svc))
+	if err != nil {
+		return err
+	}
+	if err := gql.Rebuild(eng.Registry.Current().Schema); err != nil {
+		return fmt.Errorf("graphql: %w", err)
+	}
+	h.Any(gcfg.EndpointPath(), echo.WrapHandler(gql))
+	return nil
 }
 
 // openAuth builds users-permissions, API tokens and admins on the store's
