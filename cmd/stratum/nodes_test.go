@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,86 @@ func TestRolesFollowAcrossNodes(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	})
+}
+
+// TestTypesAcrossNodes: two servers on one database; a type created through
+// node A's admin API is read and written through node B within a second,
+// then edited and deleted through A and followed by B.
+func TestTypesAcrossNodes(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		t.Setenv("DATABASE_URL", db(t))
+		dir := copyBlog(t)
+		a, err := open(dir, quietLog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.store.Close()
+		b, err := open(dir, quietLog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.store.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go b.follow(ctx, quietLog())
+		sa, sb := httptest.NewServer(a.http), httptest.NewServer(b.http)
+		defer sa.Close()
+		defer sb.Close()
+		do := func(base, method, path, tok, body string) (int, map[string]any) {
+			req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			if tok != "" {
+				req.Header.Set("Authorization", "Bearer "+tok)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var out map[string]any
+			_ = json.NewDecoder(res.Body).Decode(&out)
+			return res.StatusCode, out
+		}
+		within := func(what string, ok func() bool) {
+			start := time.Now()
+			for !ok() {
+				if time.Since(start) > time.Second {
+					t.Fatalf("node B: %s not within a second", what)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		_, reg := do(sa.URL, "POST", "/admin/register-admin", "", `{"email":"a@b.co","password":"Passw0rd!x","firstname":"A"}`)
+		admin := reg["data"].(map[string]any)["token"].(string)
+		_, tok := do(sa.URL, "POST", "/admin/api-tokens", admin, `{"name":"all","type":"full-access"}`)
+		key := tok["data"].(map[string]any)["accessKey"].(string)
+
+		note := `{"kind":"collectionType","collectionName":"notes","info":{"singularName":"note","pluralName":"notes"},"attributes":{"title":{"type":"string"}%s}}`
+		if s, body := do(sa.URL, "POST", "/admin/content-types", admin, fmt.Sprintf(note, "")); s != 201 {
+			t.Fatalf("create through A: %d %v", s, body)
+		}
+		within("create", func() bool {
+			s, _ := do(sb.URL, "POST", "/api/notes", key, `{"data":{"title":"via B"}}`)
+			return s == 201
+		})
+		if s, body := do(sa.URL, "GET", "/api/notes", key, ""); s != 200 || len(body["data"].([]any)) != 1 {
+			t.Fatalf("read through A: %d %v", s, body)
+		}
+		if s, body := do(sa.URL, "PUT", "/admin/content-types/api::note.note", admin, fmt.Sprintf(note, `,"stars":{"type":"integer","default":5}`)); s != 200 {
+			t.Fatalf("edit through A: %d %v", s, body)
+		}
+		within("edit", func() bool {
+			_, body := do(sb.URL, "GET", "/api/notes", key, "")
+			l, _ := body["data"].([]any)
+			return len(l) == 1 && l[0].(map[string]any)["stars"] == 5.0
+		})
+		if s, body := do(sa.URL, "DELETE", "/admin/content-types/api::note.note?force=true", admin, ""); s != 200 {
+			t.Fatalf("delete through A: %d %v", s, body)
+		}
+		within("delete", func() bool {
+			s, _ := do(sb.URL, "GET", "/api/notes", key, "")
+			return s == 404
+		})
 	})
 }
