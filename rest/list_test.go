@@ -196,3 +196,50 @@ func TestPopulateCountAndPagination(t *testing.T) {
 		}
 	})
 }
+
+func TestDeepFilterAndPopulateCost(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		mk := func(path string, data map[string]any) any {
+			r := e.Do("POST", path, map[string]any{"data": data})
+			if r.Status != 201 {
+				t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+			}
+			return r.Data()["documentId"]
+		}
+		tech := mk("/api/categories", map[string]any{"name": "Tech"})
+		goCat := mk("/api/categories", map[string]any{"name": "Go", "parent": tech})
+		art := mk("/api/categories", map[string]any{"name": "Art"})
+		au := mk("/api/authors", map[string]any{"name": "Ada"})
+		tag := mk("/api/tags", map[string]any{"name": "t"})
+		for i := 0; i < 30; i++ {
+			cat := goCat
+			if i%3 == 0 {
+				cat = art
+			}
+			mk("/api/articles", map[string]any{"title": fmt.Sprint("A", i), "category": cat, "author": au, "tags": []any{tag}})
+		}
+		// Two levels deep through relations.
+		r := e.Do("GET", "/api/articles?filters[category][parent][name][$eq]=Tech&pagination[pageSize]=100", nil)
+		if r.Status != 200 || len(r.List()) != 20 {
+			t.Fatalf("deep filter: %d, %d documents", r.Status, len(r.List()))
+		}
+		// Sort on a relation's field.
+		r = e.Do("GET", "/api/articles?sort=category.name:asc&populate=category", nil)
+		if first := r.List()[0]["category"].(map[string]any)["name"]; first != "Art" {
+			t.Fatalf("sort on relation: first category %v", first)
+		}
+		// Three relations populated for a page of 25: the list, the count and
+		// one query per relation, whatever the page size.
+		before := e.Store.Statements()
+		r = e.Do("GET", "/api/articles?populate[0]=author&populate[1]=category&populate[2]=tags", nil)
+		if n := e.Store.Statements() - before; r.Status != 200 || n != 5 {
+			t.Fatalf("populate of three relations ran %d statements (status %d), want 5", n, r.Status)
+		}
+		for _, a := range r.List() {
+			if a["author"] == nil || a["category"] == nil || len(a["tags"].([]any)) != 1 {
+				t.Fatalf("populated: %v", a)
+			}
+		}
+	})
+}
