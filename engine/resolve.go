@@ -382,3 +382,8 @@ func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
 func (e *Engine) ResolveFilter(c Collection, f Filter) (Filter, error) {
 	return resolveFilter(c.Schema, c.Type, f)
 }
+
+// ResolveSort validates sort paths against a type.
+func (e *Engine) ResolveSort(c Collection, s []Sort) ([]Sort, error) {
+	return resolveSort(c.Schema, c.Type, s)
+}

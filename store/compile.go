@@ -335,7 +335,13 @@ func (c *compiler) orderBy(sorts []engine.Sort, v engine.Version) string {
 			parts = append(parts, e+" ASC NULLS LAST")
 		}
 	}
-	return strings.Join(append(parts, "t0.id ASC"), ", ")
+	// id breaks ties in the direction of the last key, so an index on
+	// (key, id) serves the order scanned forward or backward.
+	tie := "t0.id ASC"
+	if len(sorts) > 0 && sorts[len(sorts)-1].Desc {
+		tie = "t0.id DESC"
+	}
+	return strings.Join(append(parts, tie), ", ")
 }
 
 func (c *compiler) sortExpr(steps []engine.Step, alias, base string, v engine.Version) string {

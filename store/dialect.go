@@ -48,11 +48,19 @@ func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + 
 
 func lit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-type postgresDialect struct{}
+// postgresDialect speaks PostgreSQL. lz4 is set when the server can
+// compress columns with it: documents over ~2 KB are stored compressed, and
+// lz4 unpacks several times faster than the default pglz when filters read
+// them.
+type postgresDialect struct{ lz4 bool }
 
 func (postgresDialect) Name() string             { return "postgres" }
 func (postgresDialect) Placeholder(n int) string { return "$" + strconv.Itoa(n) }
-func (postgresDialect) CreateTable(t string) string {
+func (d postgresDialect) CreateTable(t string) string {
+	comp := ""
+	if d.lz4 {
+		comp = " COMPRESSION lz4"
+	}
 	return `CREATE TABLE IF NOT EXISTS ` + quote(t) + ` (
 	id BIGSERIAL PRIMARY KEY,
 	document_id TEXT NOT NULL,
@@ -62,8 +70,8 @@ func (postgresDialect) CreateTable(t string) string {
 	updated_at TIMESTAMPTZ NOT NULL,
 	created_by_id BIGINT NULL,
 	updated_by_id BIGINT NULL,
-	data JSONB NOT NULL DEFAULT '{}',
-	extra JSONB NOT NULL DEFAULT '{}')`
+	data JSONB` + comp + ` NOT NULL DEFAULT '{}',
+	extra JSONB` + comp + ` NOT NULL DEFAULT '{}')`
 }
 func (postgresDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }
 func (postgresDialect) JSONValue(base, key string) string { return base + "->" + lit(key) }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/stratum-cms/stratum/engine"
@@ -17,6 +18,9 @@ func (s *Store) Explain(ctx context.Context, ct *models.ContentType, q *engine.L
 		return "", err
 	}
 	sql := "SELECT t0.id FROM " + quote(ct.Table()) + " t0 WHERE " + where + " ORDER BY " + c.orderBy(q.Sort, q.Version)
+	if q.Limit > 0 {
+		sql += " LIMIT " + strconv.Itoa(q.Limit)
+	}
 	prefix := "EXPLAIN "
 	if s.d.Name() == "sqlite" {
 		prefix = "EXPLAIN QUERY PLAN "

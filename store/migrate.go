@@ -59,12 +59,35 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
 			stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_rel"))+" ON "+q+
 				" (("+s.d.JSONText(col, a.Name)+"))")
+		default:
+			if name, expr := s.scalarIndex(t, a); name != "" {
+				stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(name)+" ON "+q+" (("+expr+"), id)")
+			}
 		}
 	}
 	if gin := s.d.GINIndex(indexName(t, "extra_gin"), t, "extra"); gin != "" {
 		stmts = append(stmts, gin, s.d.GINIndex(indexName(t, "data_gin"), t, "data"))
 	}
 	return stmts
+}
+
+// scalarIndex is the expression index of an attribute that filters and
+// sorts use often and whose values are small (numbers, dates, times,
+// enumerations): the expression is the one the query compiler emits, so
+// the planner can use it. The value class is in the name, so a type change
+// replaces the index instead of keeping a stale cast.
+func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) {
+	if a.IsUnique() {
+		return "", "" // the unique index serves
+	}
+	e := s.d.JSONText(engine.Column(a), a.Name)
+	switch a.Type {
+	case models.TypeInteger, models.TypeBigInteger, models.TypeFloat, models.TypeDecimal:
+		return indexName(table, a.Name+"_nix"), s.d.Number(e)
+	case models.TypeDate, models.TypeTime, models.TypeDateTime, models.TypeTimestamp, models.TypeEnumeration:
+		return indexName(table, a.Name+"_tix"), e
+	}
+	return "", ""
 }
 
 // uniqueIndex names a unique index; the column is part of the name so an
@@ -90,6 +113,10 @@ func (s *Store) indexNames(ct *models.ContentType) []string {
 			out = append(out, uniqueIndex(ct.Table(), a, engine.Column(a)))
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
 			out = append(out, indexName(ct.Table(), a.Name+"_rel"))
+		default:
+			if name, _ := s.scalarIndex(ct.Table(), a); name != "" {
+				out = append(out, name)
+			}
 		}
 	}
 	return out

@@ -61,7 +61,11 @@ func Open(url string) (*Store, error) {
 		if err := db.Ping(); err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		return &Store{d: postgresDialect{}, gdb: g, read: db, write: db, writeG: g, url: url}, nil
+		st := &Store{d: postgresDialect{}, gdb: g, read: db, write: db, writeG: g, url: url}
+		var n int
+		_ = db.QueryRow("SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)").Scan(&n)
+		st.d = postgresDialect{lz4: n > 0}
+		return st, nil
 	}
 	if dir := filepath.Dir(url); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
