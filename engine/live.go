@@ -376,6 +376,12 @@ func (e *Engine) changeVersions(tx SchemaTx, ot, nt *models.ContentType, rows []
 			}
 		}
 	}
+	if ot.HasDraftAndPublish() != nt.HasDraftAndPublish() {
+		// Drafts were added, or published from drafts: count again.
+		if err := tx.Recount(nt); err != nil {
+			return err
+		}
+	}
 	switch {
 	case !ot.Localized && nt.Localized:
 		return tx.SetLocale(nt, "", e.cfg.DefaultLocale)

@@ -121,6 +121,12 @@ func TestLiveContentTypes(t *testing.T) {
 		if d := a.env.Do("GET", "/api/notes/"+id+"?status=draft", nil); d.Status != 200 || d.Data()["publishedAt"] != nil {
 			t.Fatalf("draft after turning D&P on: %d %s", d.Status, d.Body)
 		}
+		for _, status := range []string{"draft", "published"} {
+			l := a.env.Do("GET", "/api/notes?status="+status, nil)
+			if total := l.JSON["meta"].(map[string]any)["pagination"].(map[string]any)["total"]; total != 1.0 || len(l.List()) != 1 {
+				t.Fatalf("%s total after turning D&P on: %v, %d listed", status, total, len(l.List()))
+			}
+		}
 		// Bad definitions are a 400 naming the attribute.
 		bad := strings.Replace(v4, `"type":"float"`, `"type":"floaty"`, 1)
 		if err := change(t, a, engine.ChangeReplace, bad, false); kindOf(err) != engine.KindValidation || !strings.Contains(err.Error(), `"total"`) {

@@ -58,4 +58,6 @@ type SchemaTx interface {
 	DeleteRow(ct *models.ContentType, id int64) error
 	// SetLocale moves every row of a type from one locale to another.
 	SetLocale(ct *models.ContentType, from, to string) error
+	// Recount sets a type's row counters from its rows.
+	Recount(ct *models.ContentType) error
 }

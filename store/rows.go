@@ -48,6 +48,9 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 
 // Count runs the COUNT that goes with a List.
 func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, error) {
+	if n, ok, err := s.fastCount(ctx, ct, q); ok {
+		return n, err
+	}
 	c := &compiler{d: s.d}
 	where, err := c.where(ct, q)
 	if err != nil {
@@ -121,7 +124,12 @@ func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(&txn{s: s, tx: tx, ctx: ctx}); err != nil {
+	t := &txn{s: s, tx: tx, ctx: ctx}
+	err = fn(t)
+	if err == nil {
+		err = t.flushCounts()
+	}
+	if err != nil {
 		_ = tx.Rollback()
 		if s.d.IsUniqueViolation(err) {
 			return errors.Join(engine.ErrUniqueViolation, err)
@@ -138,9 +146,10 @@ func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
 }
 
 type txn struct {
-	s   *Store
-	tx  *sql.Tx
-	ctx context.Context
+	s      *Store
+	tx     *sql.Tx
+	ctx    context.Context
+	deltas map[countKey]int64
 }
 
 // count notes one statement and returns the transaction to run it on.
@@ -180,8 +189,12 @@ func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
 	}
 	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, extra) VALUES (" +
 		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ") RETURNING id"
-	return t.count().QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
-		string(r.Data), string(r.Extra)).Scan(&r.ID)
+	if err := t.count().QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
+		string(r.Data), string(r.Extra)).Scan(&r.ID); err != nil {
+		return err
+	}
+	t.countDelta(ct, r.PublishedAt != nil, r.Locale, 1)
+	return nil
 }
 
 func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
@@ -202,11 +215,27 @@ func (t *txn) Delete(ct *models.ContentType, documentID, locale string, v engine
 		q += " AND locale = " + t.ph(2)
 		args = append(args, locale)
 	}
-	res, err := t.count().ExecContext(t.ctx, q, args...)
+	return t.deleteCounted(ct, q, args)
+}
+
+// deleteCounted runs a DELETE and takes its rows off the counters.
+func (t *txn) deleteCounted(ct *models.ContentType, q string, args []any) (int64, error) {
+	rows, err := t.count().QueryContext(t.ctx, q+" RETURNING published_at IS NOT NULL, locale", args...)
 	if err != nil {
 		return 0, err
 	}
-	return res.RowsAffected()
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		var published bool
+		var locale string
+		if err := rows.Scan(&published, &locale); err != nil {
+			return n, err
+		}
+		t.countDelta(ct, published, locale, -1)
+		n++
+	}
+	return n, rows.Err()
 }
 
 func (t *txn) Taken(ct *models.ContentType, a *models.Attribute, value any, locale, documentID string) (bool, error) {

@@ -160,12 +160,18 @@ func (t *schemaTxn) CreateType(ct *models.ContentType) error {
 }
 
 func (t *schemaTxn) DropType(ct *models.ContentType) error {
-	_, err := t.count().ExecContext(t.ctx, "DROP TABLE IF EXISTS "+quote(ct.Table()))
+	if _, err := t.count().ExecContext(t.ctx, "DROP TABLE IF EXISTS "+quote(ct.Table())); err != nil {
+		return err
+	}
+	_, err := t.count().ExecContext(t.ctx, "DELETE FROM stratum_counts WHERE tbl = "+t.ph(1), ct.Table())
 	return err
 }
 
 func (t *schemaTxn) RenameTable(from, to string) error {
-	_, err := t.count().ExecContext(t.ctx, "ALTER TABLE "+quote(from)+" RENAME TO "+quote(to))
+	if _, err := t.count().ExecContext(t.ctx, "ALTER TABLE "+quote(from)+" RENAME TO "+quote(to)); err != nil {
+		return err
+	}
+	_, err := t.count().ExecContext(t.ctx, "UPDATE stratum_counts SET tbl = "+t.ph(1)+" WHERE tbl = "+t.ph(2), to, from)
 	return err
 }
 
@@ -217,13 +223,26 @@ func (t *schemaTxn) LoadDefinitions() ([]engine.Definition, error) {
 }
 
 func (t *schemaTxn) DeleteRow(ct *models.ContentType, id int64) error {
-	_, err := t.count().ExecContext(t.ctx, "DELETE FROM "+quote(ct.Table())+" WHERE id = "+t.ph(1), id)
+	_, err := t.deleteCounted(ct, "DELETE FROM "+quote(ct.Table())+" WHERE id = "+t.ph(1), []any{id})
 	return err
 }
 
 func (t *schemaTxn) SetLocale(ct *models.ContentType, from, to string) error {
 	_, err := t.count().ExecContext(t.ctx, "UPDATE "+quote(ct.Table())+" SET locale = "+t.ph(1)+" WHERE locale = "+t.ph(2), to, from)
-	return err
+	if err != nil {
+		return err
+	}
+	return t.Recount(ct)
+}
+
+// Recount sets a type's counters from its rows, after a change that moved
+// rows between versions or locales.
+func (t *schemaTxn) Recount(ct *models.ContentType) error {
+	if err := t.flushCounts(); err != nil {
+		return err
+	}
+	t.s.statements.Add(2)
+	return recount(t.ctx, t.tx, t.s.d, ct.Table())
 }
 
 // Announce tells the other nodes to drop what they cache from system tables

@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+// countRow keeps the number of rows of a content-type table per version and
+// locale, changed in the same transaction as the rows. An unfiltered list's
+// total is then a lookup instead of a scan of the whole table.
+type countRow struct {
+	Tbl       string `gorm:"primaryKey;column:tbl"`
+	Published bool   `gorm:"primaryKey;column:published"`
+	Locale    string `gorm:"primaryKey;column:locale"`
+	N         int64  `gorm:"column:n;not null"`
+}
+
+func (countRow) TableName() string { return "stratum_counts" }
+
+type countKey struct {
+	tbl       string
+	published bool
+	locale    string
+}
+
+// countDelta records a row added (+1) or removed (-1) in a transaction.
+func (t *txn) countDelta(ct *models.ContentType, published bool, locale string, d int64) {
+	if t.deltas == nil {
+		t.deltas = map[countKey]int64{}
+	}
+	t.deltas[countKey{ct.Table(), published, locale}] += d
+}
+
+// flushCounts applies the transaction's count changes just before commit,
+// always in the same key order, so concurrent writers never deadlock on
+// the counter rows.
+func (t *txn) flushCounts() error {
+	keys := make([]countKey, 0, len(t.deltas))
+	for k, d := range t.deltas {
+		if d != 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.tbl != b.tbl {
+			return a.tbl < b.tbl
+		}
+		if a.published != b.published {
+			return !a.published
+		}
+		return a.locale < b.locale
+	})
+	for _, k := range keys {
+		_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_counts (tbl, published, locale, n) VALUES ("+t.ph(1)+", "+t.ph(2)+", "+t.ph(3)+", "+t.ph(4)+
+			") ON CONFLICT (tbl, published, locale) DO UPDATE SET n = stratum_counts.n + excluded.n", k.tbl, k.published, k.locale, t.deltas[k])
+		if err != nil {
+			return err
+		}
+	}
+	t.deltas = nil
+	return nil
+}
+
+// fastCount answers an unfiltered list's total from the counters; ok is
+// false when the query has conditions the counters cannot answer.
+func (s *Store) fastCount(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, bool, error) {
+	if q.Filter != nil || q.DocumentIDs != nil || q.RefAttr != nil {
+		return 0, false, nil
+	}
+	conds := []string{"tbl = " + s.d.Placeholder(1)}
+	args := []any{ct.Table()}
+	switch q.Version {
+	case engine.VersionPublished:
+		args = append(args, true)
+		conds = append(conds, "published = "+s.d.Placeholder(len(args)))
+	case engine.VersionDraft:
+		args = append(args, false)
+		conds = append(conds, "published = "+s.d.Placeholder(len(args)))
+	}
+	if q.Locale != engine.AllLocales {
+		args = append(args, q.Locale)
+		conds = append(conds, "locale = "+s.d.Placeholder(len(args)))
+	}
+	var n int64
+	s.statements.Add(1)
+	err := s.read.QueryRowContext(ctx, "SELECT COALESCE(SUM(n), 0) FROM stratum_counts WHERE "+strings.Join(conds, " AND "), args...).Scan(&n)
+	return n, true, err
+}
+
+// recount sets a table's counters from its rows (after schema changes that
+// move rows between versions or locales, and for tables counted before).
+func recount(ctx context.Context, db querier, d Dialect, table string) error {
+	if _, err := db.ExecContext(ctx, "DELETE FROM stratum_counts WHERE tbl = "+d.Placeholder(1), table); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "INSERT INTO stratum_counts (tbl, published, locale, n) SELECT "+d.Placeholder(1)+
+		", published_at IS NOT NULL, locale, COUNT(*) FROM "+quote(table)+" WHERE true GROUP BY published_at IS NOT NULL, locale"+
+		" ON CONFLICT (tbl, published, locale) DO UPDATE SET n = excluded.n", table)
+	return err
+}
+
+// ensureCounted counts a table that has no counters yet (one made before
+// counters existed); tables with counters are left alone.
+func (s *Store) ensureCounted(ctx context.Context, table string) error {
+	var one int
+	err := s.write.QueryRowContext(ctx, "SELECT COUNT(*) FROM stratum_counts WHERE tbl = "+s.d.Placeholder(1), table).Scan(&one)
+	if err != nil || one > 0 {
+		return err
+	}
+	return recount(ctx, s.write, s.d, table)
+}
