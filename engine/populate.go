@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strconv"
@@ -294,16 +295,22 @@ func (p *populator) page(list []*Document, pg Pagination) []*Document {
 
 // refIDs reads a stored relation value: a document id or a list of them.
 func refIDs(raw json.RawMessage) []string {
-	if len(raw) == 0 || string(raw) == "null" {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
 		return nil
 	}
-	var one string
-	if json.Unmarshal(raw, &one) == nil {
-		return []string{one}
+	switch raw[0] {
+	case '"':
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			return []string{one}
+		}
+	case '[':
+		var many []string
+		_ = json.Unmarshal(raw, &many)
+		return many
 	}
-	var many []string
-	_ = json.Unmarshal(raw, &many)
-	return many
+	return nil
 }
 
 // inline renders a component, dynamic zone or media value held in Extra.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -74,7 +75,8 @@ func Open(url string) (*Store, error) {
 	}
 	// busy_timeout first so the other pragmas wait instead of failing.
 	dsn := url + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
-		"&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=case_sensitive_like(1)"
+		"&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=case_sensitive_like(1)" +
+		"&_pragma=cache_size(-1024)" // 1 MiB of pages per connection
 	rg, err := gorm.Open(sqlite.Open(dsn), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
@@ -85,8 +87,10 @@ func Open(url string) (*Store, error) {
 	}
 	r, _ := rg.DB()
 	w, _ := wg.DB()
-	r.SetMaxOpenConns(8)
-	r.SetMaxIdleConns(8)
+	// More readers than cores only add SQLite page caches, not throughput.
+	readers := max(4, 2*runtime.NumCPU())
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	if err := w.Ping(); err != nil {
