@@ -71,6 +71,7 @@ func (d postgresDialect) CreateTable(t string) string {
 	created_by_id BIGINT NULL,
 	updated_by_id BIGINT NULL,
 	data JSONB` + comp + ` NOT NULL DEFAULT '{}',
+	large JSONB` + comp + ` NOT NULL DEFAULT '{}',
 	extra JSONB` + comp + ` NOT NULL DEFAULT '{}')`
 }
 func (postgresDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }
@@ -110,6 +111,7 @@ func (sqliteDialect) CreateTable(t string) string {
 	created_by_id INTEGER NULL,
 	updated_by_id INTEGER NULL,
 	data TEXT NOT NULL DEFAULT '{}',
+	large TEXT NOT NULL DEFAULT '{}',
 	extra TEXT NOT NULL DEFAULT '{}')`
 }
 func (sqliteDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }

@@ -29,6 +29,9 @@ func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 				return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
 			}
 		}
+		if err := s.ensureLargeColumn(ctx, ct.Table()); err != nil {
+			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+		}
 		if err := s.ensureCounted(ctx, ct.Table()); err != nil {
 			return fmt.Errorf("count %s: %w", ct.UID, err)
 		}
@@ -91,6 +94,23 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 		return indexName(table, a.Name+"_tix"), e
 	}
 	return "", ""
+}
+
+// ensureLargeColumn adds the large column to a table made before it
+// existed; the check comes first so the usual start takes no table lock.
+func (s *Store) ensureLargeColumn(ctx context.Context, table string) error {
+	var n int
+	q := "SELECT COUNT(*) FROM pragma_table_info(" + s.d.Placeholder(1) + ") WHERE name = 'large'"
+	typ := "TEXT"
+	if s.d.Name() == "postgres" {
+		q = "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'large'"
+		typ = "JSONB"
+	}
+	if err := s.write.QueryRowContext(ctx, q, table).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	_, err := s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ADD COLUMN large "+typ+" NOT NULL DEFAULT '{}'")
+	return err
 }
 
 // uniqueIndex names a unique index; the column is part of the name so an

@@ -13,7 +13,7 @@ import (
 	"github.com/stratum-cms/stratum/models"
 )
 
-const rowCols = "t0.id, t0.document_id, t0.locale, t0.published_at, t0.created_at, t0.updated_at, t0.data"
+const rowCols = "t0.id, t0.document_id, t0.locale, t0.published_at, t0.created_at, t0.updated_at, t0.data, t0.large"
 
 // querier is what both *sql.DB and *sql.Tx offer.
 type querier interface {
@@ -85,13 +85,15 @@ type scanner interface{ Scan(dest ...any) error }
 func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
 	var r engine.Row
 	var pub, created, updated any
-	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &r.Data}
+	var large []byte
+	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &r.Data, &large}
 	if extra {
 		dest = append(dest, &r.Extra)
 	}
 	if err := sc.Scan(dest...); err != nil {
 		return r, err
 	}
+	r.Data = joinObjects(r.Data, large)
 	var err error
 	if pub != nil {
 		t, e := toTime(pub)
@@ -187,10 +189,11 @@ func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
 	if r.PublishedAt != nil {
 		pub = t.s.d.Time(*r.PublishedAt)
 	}
-	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, extra) VALUES (" +
-		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ") RETURNING id"
+	data, large := splitData(ct, r.Data)
+	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, large, extra) VALUES (" +
+		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ", " + t.ph(8) + ") RETURNING id"
 	if err := t.count().QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
-		string(r.Data), string(r.Extra)).Scan(&r.ID); err != nil {
+		data, large, string(r.Extra)).Scan(&r.ID); err != nil {
 		return err
 	}
 	t.countDelta(ct, r.PublishedAt != nil, r.Locale, 1)
@@ -202,9 +205,10 @@ func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
 	if r.PublishedAt != nil {
 		pub = t.s.d.Time(*r.PublishedAt)
 	}
+	data, large := splitData(ct, r.Data)
 	q := "UPDATE " + quote(ct.Table()) + " SET published_at = " + t.ph(1) + ", updated_at = " + t.ph(2) +
-		", data = " + t.ph(3) + ", extra = " + t.ph(4) + " WHERE id = " + t.ph(5)
-	_, err := t.count().ExecContext(t.ctx, q, pub, t.s.d.Time(r.UpdatedAt), string(r.Data), string(r.Extra), r.ID)
+		", data = " + t.ph(3) + ", large = " + t.ph(4) + ", extra = " + t.ph(5) + " WHERE id = " + t.ph(6)
+	_, err := t.count().ExecContext(t.ctx, q, pub, t.s.d.Time(r.UpdatedAt), data, large, string(r.Extra), r.ID)
 	return err
 }
 
