@@ -26,16 +26,31 @@ func TestListIsOneQueryPlusCount(t *testing.T) {
 			e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": fmt.Sprintf("A %d", i)}})
 			e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": fmt.Sprintf("Au %d", i)}})
 		}
-		for _, path := range []string{"/api/tags", "/api/articles", "/api/authors", "/api/categories",
-			"/api/articles?filters[title][$contains]=A&sort=views:desc"} {
+		for _, path := range []string{"/api/tags", "/api/articles", "/api/authors", "/api/categories"} {
 			before := e.Store.Statements()
 			r := e.Do("GET", path, nil)
 			if r.Status != 200 {
 				t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 			}
 			if n := e.Store.Statements() - before; n != 2 {
-				t.Errorf("%s ran %d statements, want 2 (one SELECT, one COUNT)", path, n)
+				t.Errorf("%s ran %d statements, want 2 (one SELECT, one counter lookup)", path, n)
 			}
+		}
+		// A filtered list counts rows once, then answers the total from the
+		// cache while no write touched the tables it reads.
+		filtered := "/api/articles?filters[title][$contains]=A&filters[author][name][$startsWith]=Au&sort=views:desc"
+		statements := func() int64 {
+			before := e.Store.Statements()
+			if r := e.Do("GET", filtered, nil); r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+			return e.Store.Statements() - before
+		}
+		if n := statements(); n != 3 {
+			t.Errorf("first filtered list: %d statements, want 3 (SELECT, versions, COUNT)", n)
+		}
+		if n := statements(); n != 2 {
+			t.Errorf("repeated filtered list: %d statements, want 2 (SELECT, versions)", n)
 		}
 		before := e.Store.Statements()
 		e.Do("GET", "/api/tags?pagination[withCount]=false", nil)
@@ -240,6 +255,51 @@ func TestDeepFilterAndPopulateCost(t *testing.T) {
 			if a["author"] == nil || a["category"] == nil || len(a["tags"].([]any)) != 1 {
 				t.Fatalf("populated: %v", a)
 			}
+		}
+	})
+}
+
+// TestCachedCountsFollowWrites: a cached filtered total changes when a
+// matching document changes, when a related document the filter reads
+// changes, and when another node writes.
+func TestCachedCountsFollowWrites(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		url := db(t)
+		opts := testenv.Options{Public: testenv.AllActions(t, "")}
+		a := testenv.Start(t, url, opts)
+		b := testenv.Start(t, url, opts) // a second node on the same database
+		au := a.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Ada"}}).Data()["documentId"]
+		var ids []string
+		for i := 0; i < 4; i++ {
+			r := a.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": fmt.Sprint("match ", i), "author": au}})
+			ids = append(ids, r.Data()["documentId"].(string))
+		}
+		total := func(e *testenv.Env, q string) float64 {
+			r := e.Do("GET", "/api/articles?"+q, nil)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+			return r.JSON["meta"].(map[string]any)["pagination"].(map[string]any)["total"].(float64)
+		}
+		byTitle, byAuthor := "filters[title][$startsWith]=match", "filters[author][name][$eq]=Ada"
+		for _, q := range []string{byTitle, byAuthor} {
+			if n := total(a, q); n != 4 {
+				t.Fatalf("%s: %v", q, n)
+			}
+			total(a, q) // now cached
+		}
+		a.Do("PUT", "/api/articles/"+ids[0], map[string]any{"data": map[string]any{"title": "other"}})
+		if n := total(a, byTitle); n != 3 {
+			t.Fatalf("after an update: %v, want 3", n)
+		}
+		a.Do("PUT", "/api/authors/"+au.(string), map[string]any{"data": map[string]any{"name": "Grace"}})
+		if n := total(a, byAuthor); n != 0 {
+			t.Fatalf("after the related author changed: %v, want 0", n)
+		}
+		total(a, byTitle)
+		b.Do("DELETE", "/api/articles/"+ids[1], nil)
+		if n := total(a, byTitle); n != 2 {
+			t.Fatalf("after another node's delete: %v, want 2", n)
 		}
 	})
 }

@@ -16,6 +16,8 @@ type compiler struct {
 	d      Dialect
 	args   []any
 	aliasN int
+	// tables lists the other tables the query reads (relation joins).
+	tables []string
 }
 
 func (c *compiler) bind(v any) string {
@@ -184,6 +186,7 @@ func (c *compiler) relationCond(cd *engine.Cond, steps []engine.Step, alias, src
 	if err != nil {
 		return "", err
 	}
+	c.tables = append(c.tables, target.Table())
 	return "EXISTS (SELECT 1 FROM " + quote(target.Table()) + " " + ta + " WHERE " + join + " AND " +
 		versionCond(ta, tv) + " AND " + inner + ")", nil
 }

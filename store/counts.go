@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
@@ -21,6 +23,16 @@ type countRow struct {
 
 func (countRow) TableName() string { return "stratum_counts" }
 
+// versionRow is a table's write version: every transaction that changes
+// the table's rows bumps it, so a node can tell whether a count it cached
+// still holds.
+type versionRow struct {
+	Tbl string `gorm:"primaryKey;column:tbl"`
+	V   int64  `gorm:"column:v;not null"`
+}
+
+func (versionRow) TableName() string { return "stratum_versions" }
+
 type countKey struct {
 	tbl       string
 	published bool
@@ -32,13 +44,34 @@ func (t *txn) countDelta(ct *models.ContentType, published bool, locale string, 
 	if t.deltas == nil {
 		t.deltas = map[countKey]int64{}
 	}
+	t.touch(ct.Table())
 	t.deltas[countKey{ct.Table(), published, locale}] += d
 }
 
-// flushCounts applies the transaction's count changes just before commit,
-// always in the same key order, so concurrent writers never deadlock on
-// the counter rows.
+// touch records that the transaction changed rows of a table.
+func (t *txn) touch(table string) {
+	if t.touched == nil {
+		t.touched = map[string]bool{}
+	}
+	t.touched[table] = true
+}
+
+// flushCounts applies the transaction's count changes and version bumps
+// just before commit, always in the same key order, so concurrent writers
+// never deadlock on these rows.
 func (t *txn) flushCounts() error {
+	tables := make([]string, 0, len(t.touched))
+	for tbl := range t.touched {
+		tables = append(tables, tbl)
+	}
+	sort.Strings(tables)
+	for _, tbl := range tables {
+		_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+t.ph(1)+", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl)
+		if err != nil {
+			return err
+		}
+	}
+	t.touched = nil
 	keys := make([]countKey, 0, len(t.deltas))
 	for k, d := range t.deltas {
 		if d != 0 {
@@ -113,4 +146,67 @@ func (s *Store) ensureCounted(ctx context.Context, table string) error {
 		return err
 	}
 	return recount(ctx, s.write, s.d, table)
+}
+
+// countCache keeps filtered totals per node: key is the compiled COUNT and
+// its arguments, and an entry holds while the write versions of the tables
+// it read are unchanged (checked against the database on every use).
+type countCache struct {
+	mu      sync.Mutex
+	entries map[string]cachedCount
+}
+
+type cachedCount struct {
+	versions string
+	n        int64
+}
+
+const countCacheSize = 4096
+
+// versions reads the write versions of tables as one comparable string.
+func (s *Store) versions(ctx context.Context, tables []string) (string, error) {
+	tables = uniqueSorted(tables)
+	in, args := bindList(s.d, tables)
+	rows, err := s.read.QueryContext(ctx, "SELECT tbl, v FROM stratum_versions WHERE tbl IN ("+in+") ORDER BY tbl", args...)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var tbl string
+		var v int64
+		if err := rows.Scan(&tbl, &v); err != nil {
+			return "", err
+		}
+		b.WriteString(tbl + "=" + strconv.FormatInt(v, 10) + ";")
+	}
+	return b.String(), rows.Err()
+}
+
+func (c *countCache) get(key, versions string) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	return e.n, ok && e.versions == versions
+}
+
+func (c *countCache) put(key, versions string, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= countCacheSize {
+		c.entries = map[string]cachedCount{} // crude but bounded
+	}
+	c.entries[key] = cachedCount{versions: versions, n: n}
+}
+
+func uniqueSorted(in []string) []string {
+	sort.Strings(in)
+	out := in[:0]
+	for i, s := range in {
+		if i == 0 || s != in[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -20,7 +20,7 @@ func (metaRow) TableName() string { return "stratum_meta" }
 // Migrate creates the system tables and, for every content-type, its table
 // and the indexes its schema asks for. It only adds: existing data is kept.
 func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
-	if err := s.writeG.WithContext(ctx).AutoMigrate(&metaRow{}, &definitionRow{}, &countRow{}); err != nil {
+	if err := s.writeG.WithContext(ctx).AutoMigrate(&metaRow{}, &definitionRow{}, &countRow{}, &versionRow{}); err != nil {
 		return fmt.Errorf("migrate system tables: %w", err)
 	}
 	for _, ct := range sc.Types {

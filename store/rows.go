@@ -56,10 +56,23 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 	if err != nil {
 		return 0, err
 	}
+	sql := "SELECT COUNT(*) FROM " + quote(ct.Table()) + " t0 WHERE " + where
+	key := sql + "\x00" + fmt.Sprint(c.args...)
+	s.statements.Add(1)
+	versions, err := s.versions(ctx, append(c.tables, ct.Table()))
+	if err != nil {
+		return 0, err
+	}
+	if n, ok := s.counts.get(key, versions); ok {
+		return n, nil
+	}
 	var n int64
 	s.statements.Add(1)
-	err = s.read.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quote(ct.Table())+" t0 WHERE "+where, c.args...).Scan(&n)
-	return n, err
+	if err := s.read.QueryRowContext(ctx, sql, c.args...).Scan(&n); err != nil {
+		return 0, err
+	}
+	s.counts.put(key, versions, n)
+	return n, nil
 }
 
 func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
@@ -148,10 +161,11 @@ func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
 }
 
 type txn struct {
-	s      *Store
-	tx     *sql.Tx
-	ctx    context.Context
-	deltas map[countKey]int64
+	s       *Store
+	tx      *sql.Tx
+	ctx     context.Context
+	deltas  map[countKey]int64
+	touched map[string]bool
 }
 
 // count notes one statement and returns the transaction to run it on.
@@ -205,6 +219,7 @@ func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
 	if r.PublishedAt != nil {
 		pub = t.s.d.Time(*r.PublishedAt)
 	}
+	t.touch(ct.Table())
 	data, large := splitData(ct, r.Data)
 	q := "UPDATE " + quote(ct.Table()) + " SET published_at = " + t.ph(1) + ", updated_at = " + t.ph(2) +
 		", data = " + t.ph(3) + ", large = " + t.ph(4) + ", extra = " + t.ph(5) + " WHERE id = " + t.ph(6)
@@ -295,6 +310,7 @@ func (t *txn) Exists(ct *models.ContentType, ids []string) (map[string]bool, err
 }
 
 func (t *txn) RemoveReference(ref models.Reference, documentID string) error {
+	t.touch(ref.Owner.Table())
 	tbl, a := quote(ref.Owner.Table()), ref.Attr
 	var q string
 	pg := t.s.d.Name() == "postgres"

@@ -151,6 +151,7 @@ func (t *schemaTxn) BumpVersion() (int64, error) {
 }
 
 func (t *schemaTxn) CreateType(ct *models.ContentType) error {
+	t.touch(ct.Table())
 	for _, stmt := range t.s.tableDDL(ct) {
 		if _, err := t.count().ExecContext(t.ctx, stmt); err != nil {
 			return err
@@ -160,6 +161,7 @@ func (t *schemaTxn) CreateType(ct *models.ContentType) error {
 }
 
 func (t *schemaTxn) DropType(ct *models.ContentType) error {
+	t.touch(ct.Table())
 	if _, err := t.count().ExecContext(t.ctx, "DROP TABLE IF EXISTS "+quote(ct.Table())); err != nil {
 		return err
 	}
@@ -168,6 +170,8 @@ func (t *schemaTxn) DropType(ct *models.ContentType) error {
 }
 
 func (t *schemaTxn) RenameTable(from, to string) error {
+	t.touch(from)
+	t.touch(to)
 	if _, err := t.count().ExecContext(t.ctx, "ALTER TABLE "+quote(from)+" RENAME TO "+quote(to)); err != nil {
 		return err
 	}
@@ -228,6 +232,7 @@ func (t *schemaTxn) DeleteRow(ct *models.ContentType, id int64) error {
 }
 
 func (t *schemaTxn) SetLocale(ct *models.ContentType, from, to string) error {
+	t.touch(ct.Table())
 	_, err := t.count().ExecContext(t.ctx, "UPDATE "+quote(ct.Table())+" SET locale = "+t.ph(1)+" WHERE locale = "+t.ph(2), to, from)
 	if err != nil {
 		return err

@@ -36,6 +36,8 @@ type Store struct {
 	writeG *gorm.DB
 	// url is the PostgreSQL URL, for the LISTEN connection.
 	url string
+	// counts caches filtered totals, checked against table versions.
+	counts countCache
 	// statements counts the SQL statements run for documents, so tests and
 	// benchmarks can check how many queries a request costs.
 	statements atomic.Int64
