@@ -66,7 +66,13 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 				q     *engine.ListQuery
 				index string
 			}{"numeric sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
-				Sort: sorts(t, e, articles, "rating"), Limit: 25}, "articles_rating_nix"})
+				Sort: sorts(t, e, articles, "rating"), Limit: 25}, "articles_rating_nix"}, struct {
+				name  string
+				c     engine.Collection
+				q     *engine.ListQuery
+				index string
+			}{"bounded string sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+				Sort: sorts(t, e, articles, "title"), Limit: 25}, "articles_title_tix"})
 		}
 		for _, c := range cases {
 			plan, err := e.Store.Explain(ctx, c.c.Type, c.q)

@@ -79,7 +79,7 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 
 // scalarIndex is the expression index of an attribute that filters and
 // sorts use often and whose values are small (numbers, dates, times,
-// enumerations): the expression is the one the query compiler emits, so
+// enumerations, strings with a small maxLength): the expression is the one the query compiler emits, so
 // the planner can use it. The value class is in the name, so a type change
 // replaces the index instead of keeping a stale cast.
 func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) {
@@ -92,6 +92,12 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 		return indexName(table, a.Name+"_nix"), s.d.Number(e)
 	case models.TypeDate, models.TypeTime, models.TypeDateTime, models.TypeTimestamp, models.TypeEnumeration:
 		return indexName(table, a.Name+"_tix"), e
+	case models.TypeString, models.TypeEmail:
+		// Only bounded strings: a B-tree entry must stay under ~2.7 KB, and
+		// 600 characters of UTF-8 always do.
+		if a.MaxLength != nil && *a.MaxLength <= 600 {
+			return indexName(table, a.Name+"_tix"), e
+		}
 	}
 	return "", ""
 }
