@@ -18,6 +18,13 @@ type compiler struct {
 	aliasN int
 	// tables lists the other tables the query reads (relation joins).
 	tables []string
+	// joins are LEFT JOINs that sorts on to-one relations add to FROM.
+	joins []string
+}
+
+// from is the FROM clause of a query on alias t0, with the sorts' joins.
+func (c *compiler) from(ct *models.ContentType) string {
+	return quote(ct.Table()) + " t0" + strings.Join(c.joins, "")
 }
 
 func (c *compiler) bind(v any) string {
@@ -371,6 +378,13 @@ func (c *compiler) sortExpr(steps []engine.Step, alias, base string, v engine.Ve
 		tv := engine.VersionPublished
 		if target.HasDraftAndPublish() && v == engine.VersionDraft {
 			tv = engine.VersionDraft
+		}
+		if a.IsOwner() && !target.Localized {
+			// At most one row of the target matches (one per document and
+			// version), so a join keeps one row per document and lets the
+			// planner hash-join instead of running a subquery per row.
+			c.joins = append(c.joins, " LEFT JOIN "+quote(target.Table())+" "+ta+" ON "+join+" AND "+versionCond(ta, tv))
+			return c.sortExpr(steps[1:], ta, "", tv)
 		}
 		return "(SELECT " + c.sortExpr(steps[1:], ta, "", tv) + " FROM " + quote(target.Table()) + " " + ta +
 			" WHERE " + join + " AND " + versionCond(ta, tv) + " ORDER BY " + ta + ".id LIMIT 1)"

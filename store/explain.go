@@ -17,7 +17,8 @@ func (s *Store) Explain(ctx context.Context, ct *models.ContentType, q *engine.L
 	if err != nil {
 		return "", err
 	}
-	sql := "SELECT t0.id FROM " + quote(ct.Table()) + " t0 WHERE " + where + " ORDER BY " + c.orderBy(q.Sort, q.Version)
+	order := c.orderBy(q.Sort, q.Version)
+	sql := "SELECT t0.id FROM " + c.from(ct) + " WHERE " + where + " ORDER BY " + order
 	if q.Limit > 0 {
 		sql += " LIMIT " + strconv.Itoa(q.Limit)
 	}

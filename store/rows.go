@@ -34,7 +34,8 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 		cols += ", t0.extra"
 	}
 	var b strings.Builder
-	b.WriteString("SELECT " + cols + " FROM " + quote(ct.Table()) + " t0 WHERE " + where + " ORDER BY " + c.orderBy(q.Sort, q.Version))
+	order := c.orderBy(q.Sort, q.Version)
+	b.WriteString("SELECT " + cols + " FROM " + c.from(ct) + " WHERE " + where + " ORDER BY " + order)
 	if q.Limit >= 0 {
 		b.WriteString(" LIMIT " + strconv.Itoa(q.Limit))
 	} else if q.Start > 0 && s.d.Name() == "sqlite" {
