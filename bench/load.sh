@@ -158,9 +158,39 @@ PATHS=(
   "/api/articles?filters%5Bviews%5D%5B%24gt%5D=500&sort=rating:desc"
   "/api/articles?populate%5Bauthor%5D=true&populate%5Bcategory%5D=true&populate%5Btags%5D=true"
 )
-for p in "${PATHS[@]}"; do
-  code="$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "$BASE$p")"
-  [ "$code" = 200 ] || die "GET $p answered $code"
+# BODIES[i], when set, makes row i a POST of that JSON body (GraphQL).
+declare -a BODIES=()
+SLUGS=(list one filtered populate)
+if [ "${EXTRA:-1}" = 1 ]; then
+  NAMES+=("deep filter (category name)" "sort on a relation field" "populate=*" "GraphQL: 25 articles + category + tags")
+  PATHS+=(
+    "/api/articles?filters%5Bcategory%5D%5Bname%5D%5B%24eq%5D=Engineering"
+    "/api/articles?sort=category.name:asc"
+    "/api/articles?populate=%2A"
+    "/graphql"
+  )
+  SLUGS+=(deep relsort popall graphql)
+  BODIES[7]='{"query":"{ articles(pagination:{pageSize:25}, sort:[\"title\"]) { data { id attributes { title views category { data { id attributes { name } } } tags { data { id attributes { name } } } } } meta { pagination { total } } } }"}'
+fi
+# wrk_args I: the extra wrk arguments of row I (a Lua script for a POST).
+wrk_args() {
+  local i=$1
+  [ -n "${BODIES[$i]:-}" ] || return 0
+  local lua="$TMP/body.$i.lua"
+  if [ ! -f "$lua" ]; then
+    printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [==[%s]==]\n' "${BODIES[$i]}" >"$lua"
+  fi
+  printf '%s\n' -s "$lua"
+}
+for i in "${!PATHS[@]}"; do
+  p="${PATHS[$i]}"
+  if [ -n "${BODIES[$i]:-}" ]; then
+    code="$(curl -s --max-time 10 -o "$TMP/check.$i" -w '%{http_code}' -H 'Content-Type: application/json' -d "${BODIES[$i]}" "$BASE$p")"
+    grep -q '"errors"' "$TMP/check.$i" && die "POST $p answered errors: $(head -c 300 "$TMP/check.$i")"
+  else
+    code="$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "$BASE$p")"
+  fi
+  [ "$code" = 200 ] || die "$p answered $code"
 done
 
 # SQL statements per request on PostgreSQL: every statement outside a
@@ -205,20 +235,19 @@ wait_quiet() {
 
 PROFILE_DIR="${PROFILE_DIR:-/tmp/stratum-prof-$DB}"
 [ "$PROFILE" = 1 ] && mkdir -p "$PROFILE_DIR"
-SLUGS=(list one filtered populate)
 # measure I ATTEMPT: one measured wrk run of endpoint I; sets ROW, LINE
 # and OTHER (the share of the machine used by other programs, in %).
 measure() {
   local i=$1 url="$BASE${PATHS[$1]}" out="$TMP/wrk.$1.$2"
   local x0 x1 s0 s1 g0 g1 b0 b1 a0 a1 q0 q1 bm am w max_rss rss rps total p50 p99 errs sql cpu
   if [ "$WARMUP" -gt 0 ]; then
-    "$WRK" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" "$url" >/dev/null
+    "$WRK" -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" $(wrk_args "$i") "$url" >/dev/null
   fi
   [ "$DB" = postgres ] && sleep "$STATS_WAIT" # let idle backends flush their pgstat counters
   wait_quiet
   x0="$(xacts)"
   s0="$(proc_ticks "$SERVER_PID")"; g0="$(pg_ticks)"; read -r b0 a0 q0 < <(machine_ticks)
-  ("$WRK" -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$url" >"$out"; rc=$?; times >"$out.times"; exit $rc) &
+  ("$WRK" -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency $(wrk_args "$i") "$url" >"$out"; rc=$?; times >"$out.times"; exit $rc) &
   local wrk_pid=$! prof_pid=""
   if [ "$PROFILE" = 1 ] && [ "$DURATION" -gt 4 ]; then
     (sleep 1; curl -s --max-time $((DURATION + 10)) -o "$PROFILE_DIR/${SLUGS[$i]}.pprof" \
