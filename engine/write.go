@@ -23,28 +23,24 @@ type WriteOptions struct {
 // Create makes a document (POST /api/:plural): published unless the status
 // is Draft, in one transaction.
 func (e *Engine) Create(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
-	if !acc.Can(c.Type.Action("create")) {
-		return nil, Forbidden()
-	}
-	locale, err := e.writeLocale(c.Type, opt.Locale)
-	if err != nil {
-		return nil, err
-	}
-	var out *Row
-	err = e.write(ctx, c, data, func(tx Tx) error {
-		out, err = e.create(tx, c, NewDocumentID(), data, opt.Status, locale)
-		return err
+	return e.save(ctx, acc, c, "create", data, opt, func(tx Tx, locale string) (*Row, error) {
+		return e.create(tx, c, NewDocumentID(), data, opt.Status, locale)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return shape(c.Type, out, nil), nil
 }
 
 // Update changes a document (PUT /api/:plural/:documentId): a partial
 // update of the draft, then a publish unless the status is Draft.
 func (e *Engine) Update(ctx context.Context, acc Access, c Collection, documentID string, data map[string]any, opt WriteOptions) (*Document, error) {
-	if !acc.Can(c.Type.Action("update")) {
+	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, error) {
+		return e.update(tx, c, documentID, data, opt.Status, locale)
+	})
+}
+
+// save runs one document write: the permission, the locale, the write in
+// one transaction, and the written version shaped for the response.
+func (e *Engine) save(ctx context.Context, acc Access, c Collection, action string, data map[string]any, opt WriteOptions,
+	fn func(tx Tx, locale string) (*Row, error)) (*Document, error) {
+	if !acc.Can(c.Type.Action(action)) {
 		return nil, Forbidden()
 	}
 	locale, err := e.writeLocale(c.Type, opt.Locale)
@@ -53,7 +49,7 @@ func (e *Engine) Update(ctx context.Context, acc Access, c Collection, documentI
 	}
 	var out *Row
 	err = e.write(ctx, c, data, func(tx Tx) error {
-		out, err = e.update(tx, c, documentID, data, opt.Status, locale)
+		out, err = fn(tx, locale)
 		return err
 	})
 	if err != nil {
@@ -83,37 +79,26 @@ func (e *Engine) Delete(ctx context.Context, acc Access, c Collection, documentI
 
 // PutSingle creates or updates the document of a single type.
 func (e *Engine) PutSingle(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
-	if !acc.Can(c.Type.Action("update")) {
-		return nil, Forbidden()
-	}
-	locale, err := e.writeLocale(c.Type, opt.Locale)
-	if err != nil {
-		return nil, err
-	}
-	var out *Row
-	err = e.write(ctx, c, data, func(tx Tx) error {
+	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, error) {
 		if err := tx.Lock(c.Type); err != nil {
-			return err
+			return nil, err
 		}
 		id, err := tx.FirstDocumentID(c.Type)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if id == "" {
-			out, err = e.create(tx, c, NewDocumentID(), data, opt.Status, locale)
-		} else if existing, gerr := tx.Get(c.Type, id, locale, VersionAny); gerr != nil {
-			return gerr
-		} else if existing == nil { // a new locale of the single document
-			out, err = e.create(tx, c, id, data, opt.Status, locale)
-		} else {
-			out, err = e.update(tx, c, id, data, opt.Status, locale)
+			return e.create(tx, c, NewDocumentID(), data, opt.Status, locale)
 		}
-		return err
+		existing, err := tx.Get(c.Type, id, locale, VersionAny)
+		if err != nil {
+			return nil, err
+		}
+		if existing == nil { // a new locale of the single document
+			return e.create(tx, c, id, data, opt.Status, locale)
+		}
+		return e.update(tx, c, id, data, opt.Status, locale)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return shape(c.Type, out, nil), nil
 }
 
 // DeleteSingle removes the document of a single type; 204 even if none.
