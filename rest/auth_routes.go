@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"net/http"
 	"path"
 	"strings"
@@ -58,27 +59,17 @@ func (s *Server) rateLimit(c echo.Context, body map[string]any) error {
 }
 
 // POST /api/auth/local: {identifier, password} → {jwt, user}.
-func (s *Server) login(c echo.Context) error {
-	if err := can(c, auth.ActionLogin); err != nil {
-		return err
-	}
-	body, err := s.readObject(c)
-	if err != nil {
-		return err
-	}
-	if err := s.rateLimit(c, body); err != nil {
-		return err
-	}
-	sess, err := s.svc.Login(c.Request().Context(), body)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, sess)
-}
+func (s *Server) login(c echo.Context) error { return s.session(c, auth.ActionLogin, s.svc.Login) }
 
 // POST /api/auth/local/register: {username, email, password} → {jwt, user}.
 func (s *Server) register(c echo.Context) error {
-	if err := can(c, auth.ActionRegister); err != nil {
+	return s.session(c, auth.ActionRegister, s.svc.Register)
+}
+
+// session runs login or register: the permission, the body, the rate limit,
+// then the account call, answering {jwt, user}.
+func (s *Server) session(c echo.Context, action string, call func(context.Context, map[string]any) (*auth.Session, error)) error {
+	if err := can(c, action); err != nil {
 		return err
 	}
 	body, err := s.readObject(c)
@@ -88,7 +79,7 @@ func (s *Server) register(c echo.Context) error {
 	if err := s.rateLimit(c, body); err != nil {
 		return err
 	}
-	sess, err := s.svc.Register(c.Request().Context(), body)
+	sess, err := call(c.Request().Context(), body)
 	if err != nil {
 		return err
 	}
