@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,40 +18,10 @@ import (
 // version poll on SQLite).
 func TestRolesFollowAcrossNodes(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
-		t.Setenv("DATABASE_URL", db(t))
-		dir := copyBlog(t)
-		a, err := open(dir, quietLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer a.store.Close()
-		b, err := open(dir, quietLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.store.Close()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go b.follow(ctx, quietLog())
-		sa, sb := httptest.NewServer(a.http), httptest.NewServer(b.http)
-		defer sa.Close()
-		defer sb.Close()
-
+		sa, sb, call := twoNodes(t, db)
 		do := func(base, method, path, tok string, body any) (int, map[string]any) {
 			j, _ := json.Marshal(body)
-			req, _ := http.NewRequest(method, base+path, bytes.NewReader(j))
-			req.Header.Set("Content-Type", "application/json")
-			if tok != "" {
-				req.Header.Set("Authorization", "Bearer "+tok)
-			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			var out map[string]any
-			_ = json.NewDecoder(res.Body).Decode(&out)
-			return res.StatusCode, out
+			return call(base, method, path, tok, string(j))
 		}
 		postTag := func(base string) int {
 			s, _ := do(base, "POST", "/api/tags", "", map[string]any{"data": map[string]any{"name": fmt.Sprint(time.Now().UnixNano())}})
@@ -90,39 +59,7 @@ func TestRolesFollowAcrossNodes(t *testing.T) {
 // then edited and deleted through A and followed by B.
 func TestTypesAcrossNodes(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
-		t.Setenv("DATABASE_URL", db(t))
-		dir := copyBlog(t)
-		a, err := open(dir, quietLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer a.store.Close()
-		b, err := open(dir, quietLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.store.Close()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go b.follow(ctx, quietLog())
-		sa, sb := httptest.NewServer(a.http), httptest.NewServer(b.http)
-		defer sa.Close()
-		defer sb.Close()
-		do := func(base, method, path, tok, body string) (int, map[string]any) {
-			req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			if tok != "" {
-				req.Header.Set("Authorization", "Bearer "+tok)
-			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			var out map[string]any
-			_ = json.NewDecoder(res.Body).Decode(&out)
-			return res.StatusCode, out
-		}
+		sa, sb, do := twoNodes(t, db)
 		within := func(what string, ok func() bool) {
 			start := time.Now()
 			for !ok() {
@@ -164,4 +101,43 @@ func TestTypesAcrossNodes(t *testing.T) {
 			return s == 404
 		})
 	})
+}
+
+// twoNodes opens one project twice on one database; node b follows the
+// others. It returns both test servers and a JSON request helper.
+func twoNodes(t *testing.T, db func(testing.TB) string) (sa, sb *httptest.Server, do func(base, method, path, tok, body string) (int, map[string]any)) {
+	t.Helper()
+	t.Setenv("DATABASE_URL", db(t))
+	dir := copyBlog(t)
+	var apps [2]*app
+	for i := range apps {
+		a, err := open(dir, quietLog())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.store.Close() })
+		apps[i] = a
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go apps[1].follow(ctx, quietLog())
+	sa, sb = httptest.NewServer(apps[0].http), httptest.NewServer(apps[1].http)
+	t.Cleanup(sa.Close)
+	t.Cleanup(sb.Close)
+	do = func(base, method, path, tok, body string) (int, map[string]any) {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&out)
+		return res.StatusCode, out
+	}
+	return sa, sb, do
 }
