@@ -36,6 +36,7 @@ type Engine struct {
 	now      func() time.Time
 	files    SchemaFiles
 	filesSet bool
+	media    Media
 }
 
 // New builds an engine. The schema in reg must already be migrated.

@@ -135,6 +135,8 @@ type populator struct {
 	// inComponents holds the documents of relations inside components,
 	// fetched for the whole page before the components are rendered.
 	inComponents map[*models.Attribute]map[string]*Document
+	// files holds the media files of the page, fetched in one call.
+	files map[int64]json.RawMessage
 }
 
 func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*Populate, v Version, locale string) error {
@@ -162,6 +164,15 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 		case models.TypeComponent, models.TypeDynamicZone, models.TypeMedia:
 			if err := p.componentRelations(a, extras, sub, v, locale); err != nil {
 				return err
+			}
+			if a.Type == models.TypeMedia {
+				var ids []int64
+				for i := range extras {
+					ids = append(ids, rawFileIDs(extras[i][a.Name])...)
+				}
+				if err := p.loadFiles(ids); err != nil {
+					return err
+				}
 			}
 			for i := range rows {
 				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i][a.Name], sub)})
@@ -360,14 +371,7 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *Popula
 		}
 		return append(b, ']')
 	}
-	// Media: the stored file references, until the upload plugin serves files.
-	if len(raw) == 0 {
-		if a.Multiple {
-			return []byte("[]")
-		}
-		return []byte("null")
-	}
-	return append([]byte(nil), raw...)
+	return p.mediaJSON(a, raw)
 }
 
 // component renders one component value: id, (__component), its visible
@@ -440,6 +444,7 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 func (p *populator) componentRelations(a *models.Attribute, extras []map[string]json.RawMessage, sub *Populate, v Version, locale string) error {
 	want := map[*models.Attribute]*Populate{}
 	ids := map[*models.Attribute][]string{}
+	var fileIDs []int64
 	var visit func(c *models.Component, raw json.RawMessage, sub *Populate)
 	visit = func(c *models.Component, raw json.RawMessage, sub *Populate) {
 		var m map[string]json.RawMessage
@@ -456,6 +461,8 @@ func (p *populator) componentRelations(a *models.Attribute, extras []map[string]
 				ns = &Populate{}
 			}
 			switch ca.Type {
+			case models.TypeMedia:
+				fileIDs = append(fileIDs, rawFileIDs(m[ca.Name])...)
 			case models.TypeRelation:
 				want[ca] = ns
 				ids[ca] = append(ids[ca], refIDs(m[ca.Name])...)
@@ -486,6 +493,9 @@ func (p *populator) componentRelations(a *models.Attribute, extras []map[string]
 				visit(c, it, s)
 			})
 		}
+	}
+	if err := p.loadFiles(fileIDs); err != nil {
+		return err
 	}
 	for ca, ns := range want {
 		target := p.schema.Type(ca.Target)

@@ -246,6 +246,7 @@ func (e *Engine) publishRow(tx Tx, ct *models.ContentType, draft *Row, now time.
 // columns.
 type writer struct {
 	e          *Engine
+	ctx        context.Context
 	tx         Tx
 	schema     *models.Schema
 	ct         *models.ContentType
@@ -329,10 +330,7 @@ func (w *writer) value(a *models.Attribute, v any, old any, path []string) any {
 	case models.TypeRelation:
 		return w.relationValue(a, v, old, path)
 	case models.TypeMedia:
-		if v != nil {
-			w.errs.Add(path, nil, "%s: media files cannot be attached yet (the upload plugin is not part of this release)", path[len(path)-1])
-		}
-		return nil
+		return w.mediaValue(a, v, old, path)
 	}
 	nv, msg := normalizeScalar(a, v)
 	if msg != "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // Config holds the HTTP settings of the content API.
@@ -23,6 +24,9 @@ type Config struct {
 	// X-Forwarded-For (server.json "proxy": true, behind a load balancer);
 	// otherwise the connection's address is used.
 	TrustProxy bool
+	// Uploads is the media library: /api/upload and /uploads are served
+	// when it is set.
+	Uploads *upload.Service
 }
 
 // Server is the REST layer over an engine.
@@ -71,6 +75,9 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 		s.svc = svc
 		s.userRoutes(g)
 		s.adminRoutes(ec)
+	}
+	if cfg.Uploads != nil {
+		s.uploadRoutes(ec, g)
 	}
 	g.GET("/:name", s.list)
 	g.POST("/:name", s.create)

@@ -107,6 +107,11 @@ func (s *Store) Dialect() string { return s.d.Name() }
 // GORM returns the GORM handle on the write pool, for system tables.
 func (s *Store) GORM() *gorm.DB { return s.writeG }
 
+// ReadGORM returns the GORM handle on the read pool: reads made while a
+// write transaction is open (the single SQLite writer) must not wait for
+// the writer connection that transaction holds.
+func (s *Store) ReadGORM() *gorm.DB { return s.gdb }
+
 // Close closes the pools.
 func (s *Store) Close() error {
 	err := s.read.Close()

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -22,6 +23,7 @@ import (
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // app is one wired Stratum instance.
@@ -68,8 +70,14 @@ func open(dir string, log *slog.Logger) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	h := rest.New(rest.Config{Prefix: cfg.API.Rest.Prefix, MaxBodyBytes: cfg.API.Rest.MaxBodySize, TrustProxy: cfg.Proxy},
-		eng, svc, log)
+	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(dir, "public", "uploads")})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	eng.UseMedia(up)
+	h := rest.New(rest.Config{Prefix: cfg.API.Rest.Prefix, MaxBodyBytes: cfg.API.Rest.MaxBodySize, TrustProxy: cfg.Proxy,
+		Uploads: up}, eng, svc, log)
 	if err := mountGraphQL(h, cfg, eng, svc, log); err != nil {
 		st.Close()
 		return nil, err

@@ -29,6 +29,7 @@ import (
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // Env is one running stack.
@@ -164,7 +165,14 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(rest.New(o.Rest, eng, svc, log))
+	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(t.TempDir(), "uploads")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.UseMedia(up)
+	rcfg := o.Rest
+	rcfg.Uploads = up
+	srv := httptest.NewServer(rest.New(rcfg, eng, svc, log))
 	t.Cleanup(srv.Close)
 	return &Env{T: t, URL: srv.URL, Engine: eng, Store: st, Auth: svc, DB: st.Dialect()}
 }

@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/stratum-cms/stratum/models"
+)
+
+// Media is the media library as the engine needs it: the API JSON of files
+// by id. The upload package implements it.
+type Media interface {
+	Files(ctx context.Context, ids []int64) (map[int64]json.RawMessage, error)
+}
+
+// UseMedia connects the media library; without one, media attributes
+// cannot be written.
+func (e *Engine) UseMedia(m Media) { e.media = m }
+
+// mediaValue reads a media attribute's body value: a file id, {id}, a list
+// of those for multiple media, or {connect, disconnect, set}; every file
+// must exist. Stored as an id or a list of ids.
+func (w *writer) mediaValue(a *models.Attribute, v any, old any, path []string) any {
+	if v == nil {
+		if a.Multiple {
+			return []any{}
+		}
+		return nil
+	}
+	if w.e.media == nil {
+		w.errs.Add(path, nil, "%s: no media library is configured", a.Name)
+		return old
+	}
+	ids, err := fileIDs(v, fileIDsOf(old))
+	if err != nil {
+		w.errs.Add(path, nil, "%s: %v", a.Name, err)
+		return old
+	}
+	ctx := w.ctx
+	if ctx == nil { // the file check is one short query
+		ctx = context.Background()
+	}
+	found, err := w.e.media.Files(ctx, ids)
+	if err != nil {
+		w.errs.Add(path, nil, "%s: %v", a.Name, err)
+		return old
+	}
+	for _, id := range ids {
+		if _, ok := found[id]; !ok {
+			w.errs.Add(path, id, "%s: file %d not found", a.Name, id)
+			return old
+		}
+	}
+	if !a.Multiple {
+		if len(ids) == 0 {
+			return nil
+		}
+		return ids[len(ids)-1]
+	}
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+// fileIDs resolves the accepted forms to file ids.
+func fileIDs(v any, current []int64) ([]int64, error) {
+	if m, ok := v.(map[string]any); ok {
+		if _, isRef := m["id"]; !isRef {
+			list := current
+			if set, ok := m["set"]; ok {
+				ids, err := fileIDs(set, nil)
+				if err != nil {
+					return nil, err
+				}
+				list = ids
+			}
+			if dis, ok := m["disconnect"]; ok {
+				drop, err := fileIDs(dis, nil)
+				if err != nil {
+					return nil, err
+				}
+				kept := list[:0:0]
+				for _, id := range list {
+					if !containsID(drop, id) {
+						kept = append(kept, id)
+					}
+				}
+				list = kept
+			}
+			if con, ok := m["connect"]; ok {
+				add, err := fileIDs(con, nil)
+				if err != nil {
+					return nil, err
+				}
+				for _, id := range add {
+					if !containsID(list, id) {
+						list = append(list, id)
+					}
+				}
+			}
+			return list, nil
+		}
+	}
+	var items []any
+	if l, ok := v.([]any); ok {
+		items = l
+	} else {
+		items = []any{v}
+	}
+	out := make([]int64, 0, len(items))
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			it = m["id"]
+		}
+		s, ok := scalarString(it)
+		if !ok {
+			return nil, fmt.Errorf("a file is given by its numeric id")
+		}
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, fmt.Errorf("invalid file id %q", s)
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// fileIDsOf reads a stored media value: an id or a list of ids.
+func fileIDsOf(v any) []int64 {
+	var items []any
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		items = x
+	default:
+		items = []any{x}
+	}
+	out := make([]int64, 0, len(items))
+	for _, it := range items {
+		if s, ok := scalarString(it); ok {
+			if id, err := strconv.ParseInt(s, 10, 64); err == nil {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// rawFileIDs reads a stored media value from its JSON.
+func rawFileIDs(raw json.RawMessage) []int64 {
+	if len(raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return fileIDsOf(v)
+}
+
+// mediaJSON renders a media value from the files fetched for the page.
+func (p *populator) mediaJSON(a *models.Attribute, raw json.RawMessage) []byte {
+	ids := rawFileIDs(raw)
+	if !a.Multiple {
+		for i := len(ids) - 1; i >= 0; i-- {
+			if f, ok := p.files[ids[i]]; ok {
+				return append([]byte(nil), f...)
+			}
+		}
+		return []byte("null")
+	}
+	b := []byte{'['}
+	n := 0
+	for _, id := range ids {
+		if f, ok := p.files[id]; ok {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			b = append(b, f...)
+		}
+	}
+	return append(b, ']')
+}
+
+// loadFiles fetches every file the page's media values reference, in one call.
+func (p *populator) loadFiles(ids []int64) error {
+	if p.e.media == nil || len(ids) == 0 {
+		return nil
+	}
+	var missing []int64
+	for _, id := range ids {
+		if _, ok := p.files[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	got, err := p.e.media.Files(p.ctx, missing)
+	if err != nil {
+		return err
+	}
+	if p.files == nil {
+		p.files = map[int64]json.RawMessage{}
+	}
+	for id, f := range got {
+		p.files[id] = f
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/upload"
+)
+
+// uploadRoutes serves the media library with Strapi's unwrapped shapes:
+// POST /api/upload (multipart "files") answers an array, the files
+// endpoints plain objects; stored files are served under /uploads.
+func (s *Server) uploadRoutes(ec *echo.Echo, g *echo.Group) {
+	up := s.cfg.Uploads
+	g.POST("/upload", s.uploadFiles)
+	g.GET("/upload/files", func(c echo.Context) error {
+		if err := can(c, upload.ActionFind); err != nil {
+			return err
+		}
+		files, err := up.List(c.Request().Context())
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, files)
+	})
+	g.GET("/upload/files/:id", s.fileHandler(upload.ActionFindOne, up.Get, http.StatusOK))
+	g.DELETE("/upload/files/:id", s.fileHandler(upload.ActionDestroy, up.Delete, http.StatusOK))
+	// Files are public by URL, as with Strapi's local provider; the folder
+	// holds generated names only.
+	ec.Static("/uploads", up.Dir())
+}
+
+func (s *Server) fileHandler(action string, fn func(ctx context.Context, id int64) (*upload.File, error), status int) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := can(c, action); err != nil {
+			return err
+		}
+		id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+		if err != nil || id <= 0 {
+			return &engine.Error{Kind: engine.KindNotFound, Message: "file.notFound"}
+		}
+		f, err := fn(c.Request().Context(), id)
+		if err != nil {
+			return err
+		}
+		return c.JSON(status, f)
+	}
+}
+
+// POST /api/upload: multipart "files" (one or many) with an optional
+// "fileInfo" (JSON, an array for several files); with ?id= and no files it
+// updates that file's information.
+func (s *Server) uploadFiles(c echo.Context) error {
+	if err := can(c, upload.ActionUpload); err != nil {
+		return err
+	}
+	up := s.cfg.Uploads
+	r := c.Request()
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, up.MaxBytes())
+	if err := r.ParseMultipartForm(8 << 20); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "FileTooBig"}
+		}
+		return engine.Errorf(engine.KindValidation, "Send the files as multipart/form-data with the field \"files\"")
+	}
+	defer r.MultipartForm.RemoveAll()
+	headers := r.MultipartForm.File["files"]
+	infos, err := fileInfos(r.MultipartForm.Value["fileInfo"])
+	if err != nil {
+		return err
+	}
+	if id := c.QueryParam("id"); id != "" && len(headers) == 0 {
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return &engine.Error{Kind: engine.KindNotFound, Message: "file.notFound"}
+		}
+		info := upload.FileInfo{}
+		if len(infos) > 0 {
+			info = infos[0]
+		}
+		f, err := up.Update(r.Context(), n, info)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, f)
+	}
+	if len(headers) == 0 {
+		return engine.Errorf(engine.KindValidation, "Files are empty")
+	}
+	out := make([]*upload.File, 0, len(headers))
+	for i, h := range headers {
+		body, err := readPart(h)
+		if err != nil {
+			return err
+		}
+		info := upload.FileInfo{}
+		if i < len(infos) {
+			info = infos[i]
+		}
+		f, err := up.Save(r.Context(), h.Filename, body, info)
+		if err != nil {
+			return err
+		}
+		out = append(out, f)
+	}
+	return c.JSON(http.StatusCreated, out)
+}
+
+func readPart(h *multipart.FileHeader) ([]byte, error) {
+	f, err := h.Open()
+	if err != nil {
+		return nil, engine.Errorf(engine.KindValidation, "could not read file %q", h.Filename)
+	}
+	defer f.Close()
+	body, err := io.ReadAll(f)
+	if err != nil {
+		return nil, engine.Errorf(engine.KindValidation, "could not read file %q", h.Filename)
+	}
+	return body, nil
+}
+
+// fileInfos reads fileInfo: one JSON object, or an array, or one per part.
+func fileInfos(values []string) ([]upload.FileInfo, error) {
+	var out []upload.FileInfo
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		if strings.HasPrefix(v, "[") {
+			var list []upload.FileInfo
+			if err := json.Unmarshal([]byte(v), &list); err != nil {
+				return nil, engine.Errorf(engine.KindValidation, "fileInfo must be JSON: %v", err)
+			}
+			out = append(out, list...)
+			continue
+		}
+		var one upload.FileInfo
+		if err := json.Unmarshal([]byte(v), &one); err != nil {
+			return nil, engine.Errorf(engine.KindValidation, "fileInfo must be JSON: %v", err)
+		}
+		out = append(out, one)
+	}
+	return out, nil
+}

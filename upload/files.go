@@ -1,0 +1,201 @@
+// Package upload is the media library: files uploaded through
+// /api/upload, kept on the local disk (public/uploads) and described in a
+// table, with Strapi's thumbnail and responsive formats for images.
+package upload
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gorm.io/gorm"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// Actions of the upload plugin's routes, as roles and tokens name them.
+const (
+	ActionUpload  = "plugin::upload.content-api.upload"
+	ActionFind    = "plugin::upload.content-api.find"
+	ActionFindOne = "plugin::upload.content-api.findOne"
+	ActionDestroy = "plugin::upload.content-api.destroy"
+)
+
+// fileRow is a file as stored.
+type fileRow struct {
+	ID              int64  `gorm:"primaryKey"`
+	DocumentID      string `gorm:"not null;index"`
+	Name            string `gorm:"not null"`
+	AlternativeText *string
+	Caption         *string
+	Width           *int
+	Height          *int
+	Formats         *string // JSON object, null for files that are not images
+	Hash            string  `gorm:"not null;uniqueIndex"`
+	Ext             string
+	Mime            string
+	Size            float64 // kB, two decimals
+	URL             string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+func (fileRow) TableName() string { return "stratum_files" }
+
+// File is a file as the API shows it (Strapi's upload file object).
+type File struct {
+	ID               int64           `json:"id"`
+	DocumentID       string          `json:"documentId"`
+	Name             string          `json:"name"`
+	AlternativeText  *string         `json:"alternativeText"`
+	Caption          *string         `json:"caption"`
+	Width            *int            `json:"width"`
+	Height           *int            `json:"height"`
+	Formats          json.RawMessage `json:"formats"`
+	Hash             string          `json:"hash"`
+	Ext              string          `json:"ext"`
+	Mime             string          `json:"mime"`
+	Size             float64         `json:"size"`
+	URL              string          `json:"url"`
+	PreviewURL       *string         `json:"previewUrl"`
+	Provider         string          `json:"provider"`
+	ProviderMetadata json.RawMessage `json:"provider_metadata"`
+	CreatedAt        string          `json:"createdAt"`
+	UpdatedAt        string          `json:"updatedAt"`
+	PublishedAt      string          `json:"publishedAt"`
+}
+
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+func (r *fileRow) view() *File {
+	f := &File{ID: r.ID, DocumentID: r.DocumentID, Name: r.Name, AlternativeText: r.AlternativeText, Caption: r.Caption,
+		Width: r.Width, Height: r.Height, Formats: json.RawMessage("null"), Hash: r.Hash, Ext: r.Ext, Mime: r.Mime,
+		Size: r.Size, URL: r.URL, Provider: "local", ProviderMetadata: json.RawMessage("null"),
+		CreatedAt: r.CreatedAt.UTC().Format(timeLayout), UpdatedAt: r.UpdatedAt.UTC().Format(timeLayout)}
+	f.PublishedAt = f.CreatedAt
+	if r.Formats != nil {
+		f.Formats = json.RawMessage(*r.Formats)
+	}
+	return f
+}
+
+// Config tunes the media library.
+type Config struct {
+	// Dir is where files are written (<project>/public/uploads).
+	Dir string
+	// MaxBytes bounds one upload request (default 50 MiB).
+	MaxBytes int64
+	// Breakpoints are the responsive widths (default large 1000, medium
+	// 750, small 500); nil keeps the defaults, empty turns them off.
+	Breakpoints map[string]int
+}
+
+// Service is the media library over a database and a folder.
+type Service struct {
+	db   *gorm.DB // writes
+	read *gorm.DB // reads, which may happen inside a document write
+	cfg  Config
+	now  func() time.Time
+}
+
+// New migrates the files table and makes the folder. db takes writes,
+// read the reads (on SQLite a separate pool from the single writer).
+func New(ctx context.Context, db, read *gorm.DB, cfg Config) (*Service, error) {
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = 50 << 20
+	}
+	if cfg.Breakpoints == nil {
+		cfg.Breakpoints = map[string]int{"large": 1000, "medium": 750, "small": 500}
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("uploads folder: %w", err)
+	}
+	if err := db.WithContext(ctx).AutoMigrate(&fileRow{}); err != nil {
+		return nil, fmt.Errorf("migrate files: %w", err)
+	}
+	return &Service{db: db, read: read, cfg: cfg, now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
+}
+
+// MaxBytes is the size limit of one upload request.
+func (s *Service) MaxBytes() int64 { return s.cfg.MaxBytes }
+
+// Dir is the folder files are served from (/uploads).
+func (s *Service) Dir() string { return s.cfg.Dir }
+
+func notFound() error { return &engine.Error{Kind: engine.KindNotFound, Message: "file.notFound"} }
+
+// List returns every file, newest last.
+func (s *Service) List(ctx context.Context) ([]*File, error) {
+	var rows []fileRow
+	if err := s.read.WithContext(ctx).Order("id").Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	out := make([]*File, len(rows))
+	for i := range rows {
+		out[i] = rows[i].view()
+	}
+	return out, nil
+}
+
+// Get returns one file, or a 404.
+func (s *Service) Get(ctx context.Context, id int64) (*File, error) {
+	var r fileRow
+	err := s.read.WithContext(ctx).First(&r, id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, notFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.view(), nil
+}
+
+// Delete removes a file, its formats from the disk and its row.
+func (s *Service) Delete(ctx context.Context, id int64) (*File, error) {
+	f, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.db.WithContext(ctx).Delete(&fileRow{}, id).Error; err != nil {
+		return nil, err
+	}
+	names := []string{f.Hash + f.Ext}
+	var formats map[string]struct {
+		Hash string `json:"hash"`
+		Ext  string `json:"ext"`
+	}
+	if json.Unmarshal(f.Formats, &formats) == nil {
+		for _, v := range formats {
+			names = append(names, v.Hash+v.Ext)
+		}
+	}
+	for _, n := range names {
+		_ = os.Remove(filepath.Join(s.cfg.Dir, filepath.Base(n)))
+	}
+	return f, nil
+}
+
+// Files returns the API JSON of files by id, for media attributes (the
+// engine's Media interface): one query for any number of ids.
+func (s *Service) Files(ctx context.Context, ids []int64) (map[int64]json.RawMessage, error) {
+	out := map[int64]json.RawMessage{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []fileRow
+	if err := s.read.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		b, err := json.Marshal(rows[i].view())
+		if err != nil {
+			return nil, err
+		}
+		out[rows[i].ID] = b
+	}
+	return out, nil
+}
