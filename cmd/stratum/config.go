@@ -24,6 +24,12 @@ type config struct {
 	// Proxy trusts X-Forwarded-For for client addresses (server.json "proxy").
 	Proxy bool
 	// Auth settings from plugins.json (users-permissions) and admin.json.
+	// Upload is the upload plugin's limits (plugins.json): the bytes of one
+	// upload request and the responsive image breakpoints.
+	Upload struct {
+		SizeLimit   int64
+		Breakpoints map[string]int
+	}
 	// I18n is the i18n plugin's locales (plugins.json), default ["en"].
 	I18n struct {
 		Locales       []string
@@ -54,6 +60,12 @@ type pluginsConfig struct {
 			DefaultLocale string   `json:"defaultLocale"`
 		} `json:"config"`
 	} `json:"i18n"`
+	Upload struct {
+		Config struct {
+			SizeLimit   int64          `json:"sizeLimit"`
+			Breakpoints map[string]int `json:"breakpoints"`
+		} `json:"config"`
+	} `json:"upload"`
 }
 
 // adminConfig is the part of config/admin.json auth reads.
@@ -140,6 +152,7 @@ func (c *config) readAuth(dir string) error {
 		return err
 	}
 	c.I18n.Locales, c.I18n.DefaultLocale = p.I18n.Config.Locales, p.I18n.Config.DefaultLocale
+	c.Upload.SizeLimit, c.Upload.Breakpoints = p.Upload.Config.SizeLimit, p.Upload.Config.Breakpoints
 	if c.I18n.DefaultLocale == "" && len(c.I18n.Locales) > 0 {
 		c.I18n.DefaultLocale = c.I18n.Locales[0]
 	}

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // TestServeWiresGraphQL: the served app answers GraphQL, and a type created
@@ -37,6 +42,19 @@ func TestServeWiresGraphQL(t *testing.T) {
 	if _, ok := out["data"].(map[string]any)["articles"]; !ok {
 		t.Fatalf("articles query: %v", out)
 	}
+	// Media attributes resolve to the uploaded file's object.
+	file, err := a.upload.Save(context.Background(), "pixel.png", onePixelPNG, upload.FileInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts, _ := a.engine.Route("articles")
+	if _, err := a.engine.Create(context.Background(), engine.AllowAll{}, arts, map[string]any{"title": "Pic", "cover": json.Number(fmt.Sprint(file.ID))}, engine.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out = query(`{ articles { data { attributes { cover { data { id attributes { url mime width } } } } } } }`)
+	if !strings.Contains(mustJSON(out), `"url":"`+file.URL+`"`) || !strings.Contains(mustJSON(out), `"width":1`) {
+		t.Fatalf("media in GraphQL: %v", out)
+	}
 	memo := `{"kind":"collectionType","collectionName":"memos","info":{"singularName":"memo","pluralName":"memos"},"attributes":{"text":{"type":"text"}}}`
 	if _, err := a.engine.ChangeSchema(context.Background(), engine.SchemaChange{Mode: engine.ChangeCreate, Kind: engine.KindContentType, UID: "api::memo.memo", Body: []byte(memo)}); err != nil {
 		t.Fatal(err)
@@ -52,3 +70,10 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// onePixelPNG is a 1×1 PNG.
+var onePixelPNG = func() []byte {
+	var b bytes.Buffer
+	_ = png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 1, 1)))
+	return b.Bytes()
+}()

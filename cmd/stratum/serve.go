@@ -32,6 +32,7 @@ type app struct {
 	store  *store.Store
 	engine *engine.Engine
 	auth   *auth.Service
+	upload *upload.Service
 	http   *echo.Echo
 }
 
@@ -70,7 +71,8 @@ func open(dir string, log *slog.Logger) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(dir, "public", "uploads")})
+	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(dir, "public", "uploads"),
+		MaxBytes: cfg.Upload.SizeLimit, Breakpoints: cfg.Upload.Breakpoints})
 	if err != nil {
 		st.Close()
 		return nil, err
@@ -82,7 +84,7 @@ func open(dir string, log *slog.Logger) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	return &app{cfg: cfg, store: st, engine: eng, auth: svc, http: h}, nil
+	return &app{cfg: cfg, store: st, engine: eng, auth: svc, upload: up, http: h}, nil
 }
 
 // mountGraphQL serves the shadow-CRUD GraphQL API at its endpoint. The
