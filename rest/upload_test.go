@@ -146,6 +146,16 @@ func TestUploadAndMedia(t *testing.T) {
 			t.Fatalf("a deleted file populates as null: %v", d["cover"])
 		}
 
+		// Nothing outside the uploads folder is reachable through it.
+		for _, p := range []string{"/uploads/../go.mod", "/uploads/%2e%2e/go.mod", "/uploads/..%2fgo.mod", "/uploads/"} {
+			if res, err := http.Get(e.URL + p); err == nil {
+				if res.StatusCode != 404 {
+					t.Errorf("GET %s: %d", p, res.StatusCode)
+				}
+				res.Body.Close()
+			}
+		}
+
 		// Bad requests.
 		if status, _ := uploadFiles(t, e, "", nil, ""); status != 400 {
 			t.Fatalf("no files: %d", status)
