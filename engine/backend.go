@@ -53,6 +53,8 @@ type ListQuery struct {
 	// points at one of RefIDs (the inverse side of a relation).
 	RefAttr *models.Attribute
 	RefIDs  []string
+	// RefType is the type of RefIDs when RefAttr is polymorphic.
+	RefType string
 }
 
 // Backend is what the engine needs from storage; the store package
@@ -87,6 +89,9 @@ type Tx interface {
 	// Referencing lists the documents of the owner type whose relation
 	// attribute points at documentID.
 	Referencing(ref models.Reference, documentID string) ([]string, error)
+	// RemoveMorphReference removes the items naming (uid, documentID)
+	// from a polymorphic relation of every row of the owner type.
+	RemoveMorphReference(ref models.Reference, uid, documentID string) error
 	// AllRows returns every row (each version and locale) of the documents.
 	AllRows(ct *models.ContentType, documentIDs []string) ([]Row, error)
 	// DocumentIDs maps numeric row ids of a type to their document ids.

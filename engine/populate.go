@@ -188,6 +188,12 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 
 func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document,
 	extras []map[string]json.RawMessage, sub *Populate, v Version, locale string) error {
+	if a.IsMorph() {
+		return p.morph(a, rows, docs, extras, v, locale)
+	}
+	if a.IsMorphInverse() {
+		return p.morphInverse(ct, a, rows, docs, sub, v, locale)
+	}
 	target := p.schema.Type(a.Target)
 	if target == nil || !p.acc.Can(target.Action("find")) {
 		return nil // Strapi drops relations the reader may not see

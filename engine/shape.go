@@ -31,7 +31,10 @@ type Document struct {
 	// show, without braces: `"title":"x","views":3`.
 	Fields []byte
 	// Hide lists the system fields a `fields` selection left out.
-	Hide    systemMask
+	Hide systemMask
+	// Type is the document's type uid, shown as __type where a
+	// polymorphic relation populated it.
+	Type    string
 	Related []Related
 }
 
@@ -60,6 +63,10 @@ func (d *Document) AppendJSON(b []byte, f Format) []byte {
 	b = strconv.AppendInt(b, d.ID, 10)
 	b = append(b, `,"documentId":`...)
 	b = strconv.AppendQuote(b, d.DocumentID)
+	if d.Type != "" {
+		b = append(b, `,"__type":`...)
+		b = strconv.AppendQuote(b, d.Type)
+	}
 	if f == FormatV4 {
 		b = append(b, `,"attributes":{`...)
 	} else {

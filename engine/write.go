@@ -129,6 +129,11 @@ func (e *Engine) dropReferences(tx Tx, c Collection, documentID string) error {
 			return err
 		}
 	}
+	for _, ref := range c.Schema.MorphReferences() {
+		if err := tx.RemoveMorphReference(ref, c.Type.UID, documentID); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -482,6 +487,13 @@ func (w *writer) componentItem(c *models.Component, m map[string]any, prev map[s
 // relationValue resolves the accepted relation forms to the stored list of
 // target document ids (a single id for to-one relations).
 func (w *writer) relationValue(a *models.Attribute, v any, old any, path []string) any {
+	if a.IsMorph() {
+		return w.morphValue(a, v, old, path)
+	}
+	if a.IsMorphInverse() {
+		w.errs.Add(path, nil, "%s is the inverse side of %s.%s: set the relation from there", a.Name, a.Target, a.MorphBy)
+		return old
+	}
 	if !a.IsOwner() {
 		w.inverseValue(a, v, path)
 		return nil // the relation is stored on the owning side

@@ -164,7 +164,21 @@ func (a *Attribute) IsToMany() bool {
 
 // IsOwner reports whether a relation is stored on this side. The side
 // carrying `mappedBy` is derived from the other side by a reverse lookup.
-func (a *Attribute) IsOwner() bool { return a.Type == TypeRelation && a.MappedBy == "" }
+func (a *Attribute) IsOwner() bool {
+	return a.Type == TypeRelation && a.MappedBy == "" && !a.IsMorphInverse()
+}
+
+// IsMorph reports a polymorphic owning relation (morphToOne, morphToMany):
+// each item names its type.
+func (a *Attribute) IsMorph() bool {
+	return a.Type == TypeRelation && (a.Relation == MorphToOne || a.Relation == MorphToMany)
+}
+
+// IsMorphInverse reports the inverse side of a polymorphic relation
+// (morphOne, morphMany), read through the target's morphBy attribute.
+func (a *Attribute) IsMorphInverse() bool {
+	return a.Type == TypeRelation && (a.Relation == MorphOne || a.Relation == MorphMany)
+}
 
 // IsUnique reports whether values must differ between documents: declared
 // unique, or a uid (which Strapi always keeps unique).

@@ -18,7 +18,12 @@ type Schema struct {
 	byAPIName   map[string]*ContentType // plural and singular names
 	components  map[string]*Component
 	referencing map[string][]Reference
+	morphs      []Reference
 }
+
+// MorphReferences lists the polymorphic owning relations, which may point
+// at any type.
+func (s *Schema) MorphReferences() []Reference { return s.morphs }
 
 // Reference is a relation attribute stored on Owner that points at a type.
 type Reference struct {
@@ -108,6 +113,9 @@ func Build(types []*ContentType, components []*Component) (*Schema, error) {
 			}
 			if a.Type == TypeRelation && a.IsOwner() && a.Target != "" {
 				s.referencing[a.Target] = append(s.referencing[a.Target], Reference{Owner: t, Attr: a})
+			}
+			if a.IsMorph() {
+				s.morphs = append(s.morphs, Reference{Owner: t, Attr: a})
 			}
 		}
 	}
@@ -277,6 +285,14 @@ func (s *Schema) checkRelation(src string, owner *ContentType, a *Attribute, inC
 		if a.Target == "" || a.MorphBy == "" {
 			return defErr(src, n, "%s needs \"target\" and \"morphBy\"", a.Relation)
 		}
+		t := s.byUID[a.Target]
+		if t == nil {
+			return defErr(src, n, "target %q does not exist", a.Target)
+		}
+		if by := t.Attr(a.MorphBy); by == nil || !by.IsMorph() {
+			return defErr(src, n, "morphBy %q is not a morphToOne or morphToMany relation of %s", a.MorphBy, a.Target)
+		}
+		return nil
 	}
 	if a.Target == "" {
 		return defErr(src, n, "relation needs a \"target\"")

@@ -179,3 +179,72 @@ func TestRelationsInComponents(t *testing.T) {
 		}
 	})
 }
+
+func TestPolymorphicRelations(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		acc := e.Do("POST", "/api/accounts", map[string]any{"data": map[string]any{"handle": "ada"}}).Data()
+		page := e.Do("POST", "/api/pages", map[string]any{"data": map[string]any{"title": "P"}}).Data()
+		r := e.Do("POST", "/api/comments", map[string]any{"data": map[string]any{"body": "hi",
+			"target": map[string]any{"__type": "api::account.account", "documentId": acc["documentId"]},
+			"attachments": []any{
+				map[string]any{"__type": "api::page.page", "documentId": page["documentId"]},
+				map[string]any{"__type": "api::account.account", "id": acc["id"]},
+			}}})
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		id := r.Data()["documentId"].(string)
+		got := e.Do("GET", "/api/comments/"+id+"?populate[0]=target&populate[1]=attachments", nil).Data()
+		target, _ := got["target"].(map[string]any)
+		if target == nil || target["__type"] != "api::account.account" || target["handle"] != "ada" {
+			t.Fatalf("morphToOne: %v", got["target"])
+		}
+		att, _ := got["attachments"].([]any)
+		if len(att) != 2 || att[0].(map[string]any)["__type"] != "api::page.page" || att[1].(map[string]any)["handle"] != "ada" {
+			t.Fatalf("morphToMany in order: %v", got["attachments"])
+		}
+		// The inverse side (morphMany) is read through the owner.
+		inv := e.Do("GET", "/api/accounts/"+acc["documentId"].(string)+"?populate=comments", nil).Data()
+		if cs, _ := inv["comments"].([]any); len(cs) != 1 || cs[0].(map[string]any)["body"] != "hi" {
+			t.Fatalf("morphMany: %v", inv["comments"])
+		}
+		// disconnect from a list.
+		r = e.Do("PUT", "/api/comments/"+id, map[string]any{"data": map[string]any{"attachments": map[string]any{
+			"disconnect": []any{map[string]any{"__type": "api::page.page", "documentId": page["documentId"]}}}}})
+		if r.Status != 200 {
+			t.Fatalf("disconnect: %d %s", r.Status, r.Body)
+		}
+		for _, c := range []struct {
+			data map[string]any
+			msg  string
+		}{
+			{map[string]any{"target": map[string]any{"__type": "api::nope.nope", "documentId": "x"}}, "unknown __type"},
+			{map[string]any{"target": map[string]any{"__type": "api::account.account", "documentId": "nopenopenopenopenopenope"}}, "not found"},
+			{map[string]any{"target": "plainid"}, "__type"},
+		} {
+			if r := e.Do("POST", "/api/comments", map[string]any{"data": c.data}); r.Status != 400 || !strings.Contains(string(r.Body), c.msg) {
+				t.Errorf("%v: %d %s", c.data, r.Status, r.Body)
+			}
+		}
+		if r := e.Do("PUT", "/api/accounts/"+acc["documentId"].(string), map[string]any{"data": map[string]any{"comments": []any{id}}}); r.Status != 400 {
+			t.Fatalf("writing the inverse side: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("GET", "/api/comments?filters[target][handle][$eq]=ada", nil); r.Status != 400 {
+			t.Fatalf("filter through a polymorphic relation: %d", r.Status)
+		}
+		// Deleting a target removes the items that name it.
+		e.Do("DELETE", "/api/accounts/"+acc["documentId"].(string), nil)
+		got = e.Do("GET", "/api/comments/"+id+"?populate[0]=target&populate[1]=attachments", nil).Data()
+		if got["target"] != nil || len(got["attachments"].([]any)) != 0 {
+			t.Fatalf("after deleting the target: %v %v", got["target"], got["attachments"])
+		}
+		var extra string
+		if err := e.Store.GORM().Raw("SELECT extra FROM comments").Row().Scan(&extra); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(extra, acc["documentId"].(string)) {
+			t.Fatalf("dangling polymorphic reference: %s", extra)
+		}
+	})
+}

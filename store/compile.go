@@ -65,7 +65,9 @@ func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, e
 			conds = append(conds, "t0.document_id IN ("+strings.Join(ph, ", ")+")")
 		}
 	}
-	if q.RefAttr != nil {
+	if q.RefAttr != nil && q.RefAttr.IsMorph() {
+		conds = append(conds, c.morphCond(q.RefAttr, q.RefType, q.RefIDs))
+	} else if q.RefAttr != nil {
 		conds = append(conds, c.refCond(q.RefAttr, q.RefIDs))
 	}
 	if q.Filter != nil {
@@ -76,6 +78,22 @@ func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, e
 		conds = append(conds, f)
 	}
 	return strings.Join(conds, " AND "), nil
+}
+
+// morphCond matches rows whose polymorphic relation a holds an item of
+// type uid with one of the document ids.
+func (c *compiler) morphCond(a *models.Attribute, uid string, ids []string) string {
+	if len(ids) == 0 {
+		return "1=0"
+	}
+	el := c.alias()
+	typ := c.bind(uid)
+	ph := make([]string, len(ids))
+	for i, id := range ids {
+		ph[i] = c.bind(id)
+	}
+	return "EXISTS (SELECT 1 FROM " + c.d.ItemElements(c.d.JSONValue("t0."+engine.Column(a), a.Name), el) + " WHERE " +
+		c.d.ArrayObjectText(el, "__type") + " = " + typ + " AND " + c.d.ArrayObjectText(el, "documentId") + " IN (" + strings.Join(ph, ", ") + "))"
 }
 
 // refCond matches rows whose relation attribute a holds one of ids.

@@ -26,6 +26,9 @@ type Dialect interface {
 	// ArrayElements is a FROM item listing a JSON array's elements as a
 	// column named value (JSON values) under alias.
 	ArrayElements(jsonExpr, alias string) string
+	// ItemElements is like ArrayElements but also takes a single object as
+	// a list of one (polymorphic relations store morphToOne as an object).
+	ItemElements(jsonExpr, alias string) string
 	// ArrayText is the text of an ArrayElements element.
 	ArrayText(alias string) string
 	// ArrayObjectText extracts key of an ArrayElements object element.
@@ -81,6 +84,9 @@ func (postgresDialect) Bool(e string) string              { return "(" + e + "):
 func (postgresDialect) ArrayElements(j, alias string) string {
 	return "jsonb_array_elements(CASE WHEN jsonb_typeof(" + j + ") = 'array' THEN " + j + " ELSE '[]'::jsonb END) AS " + alias + "(value)"
 }
+func (postgresDialect) ItemElements(j, alias string) string {
+	return "jsonb_array_elements(CASE jsonb_typeof(" + j + ") WHEN 'array' THEN " + j + " WHEN 'object' THEN jsonb_build_array(" + j + ") ELSE '[]'::jsonb END) AS " + alias + "(value)"
+}
 func (postgresDialect) ArrayText(alias string) string { return "(" + alias + ".value #>> '{}')" }
 func (postgresDialect) ArrayObjectText(alias, key string) string {
 	return alias + ".value->>" + lit(key)
@@ -120,6 +126,9 @@ func (sqliteDialect) Number(e string) string            { return "CAST(" + e + "
 func (sqliteDialect) Bool(e string) string              { return e }
 func (sqliteDialect) ArrayElements(j, alias string) string {
 	return "json_each(CASE WHEN json_type(" + j + ") = 'array' THEN " + j + " ELSE '[]' END) AS " + alias
+}
+func (sqliteDialect) ItemElements(j, alias string) string {
+	return "json_each(CASE json_type(" + j + ") WHEN 'array' THEN " + j + " WHEN 'object' THEN json_array(json(" + j + ")) ELSE '[]' END) AS " + alias
 }
 func (sqliteDialect) ArrayText(alias string) string { return alias + ".value" }
 func (sqliteDialect) ArrayObjectText(alias, key string) string {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -431,4 +432,76 @@ func bindList[T any](d Dialect, vals []T) (string, []any) {
 		ph[i], args[i] = d.Placeholder(i+1), v
 	}
 	return strings.Join(ph, ", "), args
+}
+
+func (t *txn) RemoveMorphReference(ref models.Reference, uid, documentID string) error {
+	c := &compiler{d: t.s.d}
+	cond := c.morphCond(ref.Attr, uid, []string{documentID})
+	tbl := quote(ref.Owner.Table())
+	rows, err := t.count().QueryContext(t.ctx, "SELECT t0.id, t0.extra FROM "+tbl+" t0 WHERE "+cond, c.args...)
+	if err != nil {
+		return err
+	}
+	type change struct {
+		id    int64
+		extra []byte
+	}
+	var changes []change
+	for rows.Next() {
+		var id int64
+		var extra []byte
+		if err := rows.Scan(&id, &extra); err != nil {
+			rows.Close()
+			return err
+		}
+		changes = append(changes, change{id, removeMorphItem(extra, ref.Attr, uid, documentID)})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		if _, err := t.count().ExecContext(t.ctx, "UPDATE "+tbl+" SET extra = "+t.ph(1)+" WHERE id = "+t.ph(2), string(ch.extra), ch.id); err != nil {
+			return err
+		}
+	}
+	if len(changes) > 0 {
+		t.touch(ref.Owner.Table())
+	}
+	return nil
+}
+
+// removeMorphItem drops the items naming (uid, documentID) from a stored
+// polymorphic relation value.
+func removeMorphItem(extra []byte, a *models.Attribute, uid, documentID string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(extra, &m) != nil {
+		return extra
+	}
+	type item struct {
+		Type       string `json:"__type"`
+		DocumentID string `json:"documentId"`
+	}
+	var one item
+	if json.Unmarshal(m[a.Name], &one) == nil && one.Type != "" {
+		if one.Type == uid && one.DocumentID == documentID {
+			m[a.Name] = json.RawMessage("null")
+		}
+	} else {
+		var list []item
+		_ = json.Unmarshal(m[a.Name], &list)
+		kept := make([]item, 0, len(list))
+		for _, it := range list {
+			if it.Type != uid || it.DocumentID != documentID {
+				kept = append(kept, it)
+			}
+		}
+		b, _ := json.Marshal(kept)
+		m[a.Name] = b
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return extra
+	}
+	return out
 }
