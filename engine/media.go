@@ -106,12 +106,7 @@ func fileIDs(v any, current []int64) ([]int64, error) {
 			return list, nil
 		}
 	}
-	var items []any
-	if l, ok := v.([]any); ok {
-		items = l
-	} else {
-		items = []any{v}
-	}
+	items := asList(v)
 	out := make([]int64, 0, len(items))
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok {

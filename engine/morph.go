@@ -77,15 +77,7 @@ func (w *writer) morphValue(a *models.Attribute, v any, old any, path []string) 
 
 // morphRefs resolves and checks polymorphic references.
 func (w *writer) morphRefs(v any) ([]morphItem, error) {
-	var raw []any
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case []any:
-		raw = x
-	default:
-		raw = []any{x}
-	}
+	raw := asList(v)
 	out := make([]morphItem, 0, len(raw))
 	for _, r := range raw {
 		m, ok := r.(map[string]any)

@@ -586,15 +586,7 @@ func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v 
 // refs reads relation references (documentIds, numeric row ids, objects with
 // either) and checks that the targets exist.
 func (w *writer) refs(target *models.ContentType, v any) ([]relRef, error) {
-	var items []any
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case []any:
-		items = x
-	default:
-		items = []any{x}
-	}
+	items := asList(v)
 	refs := make([]relRef, 0, len(items))
 	var rowIDs []int64
 	for _, it := range items {

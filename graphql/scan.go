@@ -61,33 +61,8 @@ func scanMembers(b []byte) map[string]json.RawMessage {
 		i++
 		skipSpace()
 		vstart := i
-		depth := 0
-	value:
-		for i < n {
-			switch b[i] {
-			case '"':
-				i++
-				for i < n && b[i] != '"' {
-					if b[i] == '\\' {
-						i++
-					}
-					i++
-				}
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			case ',':
-				if depth == 0 {
-					break value
-				}
-			}
-			i++
-		}
-		end := i
-		for end > vstart && (b[end-1] == ' ' || b[end-1] == '\n' || b[end-1] == '\t' || b[end-1] == '\r') {
-			end--
-		}
+		var end int
+		i, end = valueEnd(b, i)
 		out[key] = json.RawMessage(b[vstart:end])
 		if i < n {
 			i++ // the comma
@@ -134,38 +109,49 @@ func findMember(b []byte, key string) (v json.RawMessage, ok bool) {
 			i++
 		}
 		vs := i
-		depth := 0
-	value:
-		for i < n {
-			switch b[i] {
-			case '"':
-				i++
-				for i < n && b[i] != '"' {
-					if b[i] == '\\' {
-						i++
-					}
-					i++
-				}
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			case ',':
-				if depth == 0 {
-					break value
-				}
-			}
-			i++
-		}
+		var end int
+		i, end = valueEnd(b, i)
 		if string(k) == key {
-			end := i
-			for end > vs && (b[end-1] == ' ' || b[end-1] == '\n' || b[end-1] == '\t' || b[end-1] == '\r') {
-				end--
-			}
 			return json.RawMessage(b[vs:end]), true
 		}
 		if i < n {
 			i++
 		}
 	}
+}
+
+// valueEnd scans one JSON value of a member list from i: next is where the
+// member ends (its comma or the input's end), end where the value ends
+// without trailing space.
+func valueEnd(b []byte, i int) (next, end int) {
+	n, depth, start := len(b), 0, i
+	for i < n {
+		switch b[i] {
+		case '"':
+			i++
+			for i < n && b[i] != '"' {
+				if b[i] == '\\' {
+					i++
+				}
+				i++
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				return i, trimEnd(b, start, i)
+			}
+		}
+		i++
+	}
+	return i, trimEnd(b, start, min(i, n))
+}
+
+func trimEnd(b []byte, start, end int) int {
+	for end > start && (b[end-1] == ' ' || b[end-1] == '\n' || b[end-1] == '\t' || b[end-1] == '\r') {
+		end--
+	}
+	return end
 }
