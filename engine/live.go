@@ -157,8 +157,7 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 	if src, ok := e.IsFileDefined(ch.UID); ok {
 		return nil, Errorf(KindConflict, "%s is defined in %s: change the file and restart", ch.UID, src)
 	}
-	var next *models.Schema
-	var version int64
+	var next *Snapshot
 	err := ss.Evolve(ctx, func(tx SchemaTx) error {
 		defs, err := tx.LoadDefinitions()
 		if err != nil {
@@ -191,10 +190,19 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 		default:
 			nd = append(nd, Definition{UID: ch.UID, Kind: ch.Kind, Body: ch.Body})
 		}
-		if next, err = BuildSchema(e.files, nd); err != nil {
+		ns, err := BuildSchema(e.files, nd)
+		if err != nil {
 			return definitionError(err)
 		}
-		if err := e.migrate(tx, old, next, ch.Force); err != nil {
+		// Everything served from the schema is built before anything is
+		// written: a change one API cannot serve is refused whole.
+		var be *BuildError
+		if next, err = e.Registry.Build(ns, 0); errors.As(err, &be) {
+			return buildError(be)
+		} else if err != nil {
+			return err
+		}
+		if err := e.migrate(tx, old, ns, ch.Force); err != nil {
 			return err
 		}
 		if ch.Mode == ChangeDelete {
@@ -205,7 +213,7 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 		if err != nil {
 			return err
 		}
-		version, err = tx.BumpVersion()
+		next.Version, err = tx.BumpVersion()
 		return err
 	})
 	if errors.Is(err, ErrUniqueViolation) {
@@ -214,7 +222,7 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 	if err != nil {
 		return nil, err
 	}
-	return e.Registry.Install(next, version), nil
+	return e.Registry.Install(next), nil
 }
 
 // Reload installs the stored schema if another node changed it.
@@ -227,11 +235,22 @@ func (e *Engine) Reload(ctx context.Context) error {
 	if err != nil || v <= e.Registry.Current().Version {
 		return err
 	}
-	s, v, err := LoadSchema(ctx, ss, e.files)
+	if st := e.Registry.Stale(); st != nil && st.Version == v {
+		return nil // already tried and logged; a newer version will be tried
+	}
+	defs, v, err := ss.Definitions(ctx)
 	if err != nil {
 		return err
 	}
-	e.Registry.Install(s, v)
+	s, err := BuildSchema(e.files, defs)
+	if err == nil {
+		_, err = e.Registry.Swap(s, v)
+	}
+	if err != nil {
+		// Keep serving the snapshot we have, and say so in /_health.
+		e.Registry.markStale(v, err)
+		return fmt.Errorf("schema version %d cannot be served, version %d keeps serving: %w", v, e.Registry.Current().Version, err)
+	}
 	return nil
 }
 

@@ -10,7 +10,7 @@ import (
 
 	gql "github.com/graphql-go/graphql"
 
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // block returns the SDL block of one type ("type Article", "input ArticleInput").
@@ -34,7 +34,7 @@ func hasField(sdl, head, field string) bool {
 }
 
 func TestShadowCRUDCustomisation(t *testing.T) {
-	e := start(t, testenv.Databases(t)["sqlite"](t), options{setup: func(s *Server) {
+	e := start(t, testdb.Databases(t)["sqlite"](t), options{setup: func(s *Server) {
 		x := s.Extensions()
 		x.ShadowCRUD("api::tag.tag").Disable()
 		x.ShadowCRUD("api::author.author").DisableQueries()
@@ -189,15 +189,18 @@ func TestExtensions(t *testing.T) {
 }
 
 func TestExtensionErrors(t *testing.T) {
-	dbs := testenv.Databases(t)
+	dbs := testdb.Databases(t)
 	e := start(t, dbs["sqlite"](t), options{setup: func(s *Server) {
 		s.Extensions().Use(Extension{TypeDefs: `extend type Query { broken: Nope }`})
 	}})
 	if err := e.Srv.Rebuild(e.Eng.Registry.Current().Schema); err == nil || !strings.Contains(err.Error(), `unknown type "Nope"`) {
 		t.Fatalf("Rebuild: %v", err)
 	}
-	r := e.q(`{ articles { data { id } } }`, nil)
-	eq(t, "no schema", r.Status, 500)
+	// The schema built with the snapshot at start, before the broken
+	// extension, keeps serving: a customisation never takes GraphQL down.
+	e.ok(`{ articles { data { id } } }`, nil)
+	r := e.q(`{ broken }`, nil)
+	eq(t, "the broken extension is not served", r.errCode(), "GRAPHQL_VALIDATION_FAILED")
 
 	e = start(t, dbs["sqlite"](t), options{setup: func(s *Server) {
 		s.Extensions().Use(Extension{ResolversConfig: map[string]ResolverConfig{"Query.articles": {Policies: []Policy{{Name: "nope"}}}}})
@@ -239,7 +242,7 @@ func TestDeclarativeConfig(t *testing.T) {
 	eq(t, "tracing", cfg.ApolloServer.Tracing, true)
 	eq(t, "playgroundAlways", cfg.PlaygroundAlways, true)
 	cfg.Env = "production"
-	e := start(t, testenv.Databases(t)["sqlite"](t), options{cfg: cfg})
+	e := start(t, testdb.Databases(t)["sqlite"](t), options{cfg: cfg})
 	sdl := e.sdl() // introspection configured on in production
 	for _, c := range []struct {
 		head, field string

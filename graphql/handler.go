@@ -152,6 +152,11 @@ type Server struct {
 	ext      *Extensions
 	log      *slog.Logger
 
+	// part is this server's schema in every registry snapshot: it is
+	// built with the snapshot, so a change it cannot build is refused.
+	part engine.Part
+	// cur is the schema rebuilt after a customisation changed the
+	// extensions since the snapshot was built.
 	mu  sync.Mutex
 	cur atomic.Pointer[built]
 	// slow turns the fast executor off (tests compare both); fastRuns
@@ -173,9 +178,11 @@ type built struct {
 	docs     docCache
 }
 
-// New builds the GraphQL server. accounts may be nil: register, login and
-// me are then left out. The schema is built on first use, and rebuilt when
-// the registry's snapshot or the customisations change.
+// New builds the GraphQL server and its schema for the registry's current
+// snapshot; from then on every snapshot carries its GraphQL schema, built
+// before the schema change that makes it is committed. accounts may be nil:
+// register, login and me are then left out. A change of the customisations
+// rebuilds the schema on next use.
 func New(cfg Config, eng *engine.Engine, authn auth.Authenticator, accounts Accounts) (*Server, error) {
 	fixIntrospection()
 	if cfg.Logger == nil {
@@ -185,6 +192,17 @@ func New(cfg Config, eng *engine.Engine, authn auth.Authenticator, accounts Acco
 	if err := cfg.declarative.apply(s.ext); err != nil {
 		return nil, fmt.Errorf("config/plugins.json: graphql.config: %w", err)
 	}
+	part, err := eng.Registry.Derive("GraphQL", func(ms *models.Schema) (any, error) {
+		nb := s.buildFor(ms)
+		if nb.err != nil {
+			return nil, nb.err
+		}
+		return nb, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.part = part
 	return s, nil
 }
 
@@ -215,26 +233,31 @@ func (s *Server) buildFor(ms *models.Schema) *built {
 	return nb
 }
 
-// current returns the schema of the registry's current snapshot, building
-// it when the snapshot or the customisations changed. A build that fails
-// keeps the previous schema serving and is logged.
+// current returns the schema of the registry's current snapshot; when the
+// customisations changed since it was built, a schema rebuilt with them. A
+// rebuild that fails keeps the previous schema serving and is logged.
 func (s *Server) current() (*built, error) {
-	ms := s.eng.Registry.Current().Schema
+	snap := s.eng.Registry.Current()
 	v := s.ext.version.Load()
+	part, _ := snap.Part(s.part).(*built)
+	if part != nil && part.cust == v {
+		return part, nil
+	}
 	b := s.cur.Load()
-	if b == nil || b.models != ms || b.cust != v {
+	if b == nil || b.models != snap.Schema || b.cust != v {
 		s.mu.Lock()
 		b = s.cur.Load()
-		if b == nil || b.models != ms || b.cust != v {
-			nb := s.buildFor(ms)
+		if b == nil || b.models != snap.Schema || b.cust != v {
+			nb := s.buildFor(snap.Schema)
 			if nb.err != nil {
 				s.log.Error("graphql schema build failed; the previous schema keeps serving", "err", nb.err)
-				if b != nil {
-					if b.err == nil {
-						nb.fallback = b
-					} else {
-						nb.fallback = b.fallback
-					}
+				switch {
+				case part != nil: // the snapshot's own, before the customisation
+					nb.fallback = part
+				case b != nil && b.err == nil:
+					nb.fallback = b
+				case b != nil:
+					nb.fallback = b.fallback
 				}
 			}
 			s.cur.Store(nb)

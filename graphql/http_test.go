@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/stratum-cms/stratum/engine"
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 	"github.com/stratum-cms/stratum/models"
 )
 
 func TestRegisterLoginMe(t *testing.T) {
-	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+	testdb.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		acc := newFakeAccounts()
 		acc.public = []string{"api::tag.tag.find"}
 		acc.authed = []string{"api::article.article.find", "api::article.article.create"}
@@ -51,7 +51,7 @@ func TestRegisterLoginMe(t *testing.T) {
 }
 
 func TestNoAccounts(t *testing.T) {
-	e := start(t, testenv.Databases(t)["sqlite"](t), options{})
+	e := start(t, testdb.Databases(t)["sqlite"](t), options{})
 	sdl := e.sdl()
 	if hasField(sdl, "type Query", "me") || hasField(sdl, "type Mutation", "login") || hasField(sdl, "type Mutation", "register") {
 		t.Error("register, login and me need Accounts")
@@ -59,7 +59,7 @@ func TestNoAccounts(t *testing.T) {
 }
 
 func TestEnvironments(t *testing.T) {
-	dbs := testenv.Databases(t)
+	dbs := testdb.Databases(t)
 	getPage := func(e *env, accept string) *result {
 		req, _ := http.NewRequest(http.MethodGet, e.URL+"/graphql", nil)
 		req.Header.Set("Accept", accept)
@@ -129,7 +129,7 @@ func TestNullsAndUnicode(t *testing.T) {
 // A content-type added while serving appears in the next request; a
 // request holding the old schema finishes on it.
 func TestSchemaSwap(t *testing.T) {
-	public := append(testenv.AllActions(t, ""), "api::note.note.find")
+	public := append(testdb.AllActions(t, ""), "api::note.note.find")
 	each(t, options{public: public}, func(t *testing.T, e *env) {
 		old, err := e.Srv.current()
 		if err != nil {
@@ -154,7 +154,9 @@ func TestSchemaSwap(t *testing.T) {
 		}
 		r := e.q(`{ notes { data { id } } }`, nil)
 		eq(t, "not yet", r.errCode(), "GRAPHQL_VALIDATION_FAILED")
-		e.Eng.Registry.Install(ms, e.Eng.Registry.Current().Version+1)
+		if _, err := e.Eng.Registry.Swap(ms, e.Eng.Registry.Current().Version+1); err != nil {
+			t.Fatal(err)
+		}
 		c, _ := e.Eng.Route("notes")
 		if _, err := e.Eng.Create(context.Background(), engine.AllowAll{}, c, map[string]any{"text": "hi"}, engine.WriteOptions{}); err != nil {
 			t.Fatal(err)

@@ -97,7 +97,15 @@ func (s *Server) health(c echo.Context) error {
 	if err := s.engine.Ping(c.Request().Context()); err != nil {
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 	}
-	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	body := map[string]any{"status": "ok"}
+	if st := s.engine.Registry.Stale(); st != nil {
+		// Still serving, on the schema it has: taking the node out of a
+		// load balancer would not help, since every node builds the same.
+		// The reason is in the log, not in this anonymous answer.
+		body["status"] = "degraded"
+		body["schema"] = map[string]any{"serving": s.engine.Registry.Current().Version, "failed": st.Version}
+	}
+	return c.JSON(http.StatusOK, body)
 }
 
 const principalKey = "principal"
