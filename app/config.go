@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"encoding/json"
@@ -11,33 +11,28 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/graphql"
+	"github.com/stratum-cms/stratum/rest"
+	"github.com/stratum-cms/stratum/upload"
 )
 
-// config is the project's config/*.json with environment overrides.
-type config struct {
+// Config is everything a Stratum instance is built from: the project's
+// config/*.json with the environment's overrides, resolved into the
+// settings of each part. Tests change it through Options.Tune.
+type Config struct {
 	Dir         string
 	Host        string
 	Port        int
-	Env         string
+	Env         string // development, staging or production
 	DatabaseURL string
-	API         apiConfig
 	// Proxy trusts X-Forwarded-For for client addresses (server.json "proxy").
 	Proxy bool
-	// Auth settings from plugins.json (users-permissions) and admin.json.
-	// Upload is the upload plugin's limits (plugins.json): the bytes of one
-	// upload request and the responsive image breakpoints.
-	Upload struct {
-		SizeLimit   int64
-		Breakpoints map[string]int
-	}
-	// I18n is the i18n plugin's locales (plugins.json), default ["en"].
-	I18n struct {
-		Locales       []string
-		DefaultLocale string
-	}
-	JWTExpiresIn      time.Duration
-	AdminJWTExpiresIn time.Duration
-	RateLimit         auth.RateLimitConfig
+
+	Engine  engine.Config
+	Rest    rest.Config
+	Auth    auth.Config
+	GraphQL graphql.Config
+	Upload  upload.Config
 }
 
 // pluginsConfig is the part of config/plugins.json auth reads.
@@ -87,8 +82,10 @@ type apiConfig struct {
 	} `json:"rest"`
 }
 
-func loadConfig(dir string) (*config, error) {
-	c := &config{Dir: dir, Host: "0.0.0.0", Port: 1337, Env: "development"}
+// LoadConfig reads a project's configuration; getenv supplies the
+// environment's overrides (HOST, PORT, DATABASE_URL, STRATUM_ENV).
+func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
+	c := &Config{Dir: dir, Host: "0.0.0.0", Port: 1337, Env: "development"}
 	var server struct {
 		Host  string `json:"host"`
 		Port  int    `json:"port"`
@@ -111,26 +108,29 @@ func loadConfig(dir string) (*config, error) {
 		return nil, err
 	}
 	c.DatabaseURL = db.URL
-	if err := readJSON(dir, "api.json", &c.API); err != nil {
+	var api apiConfig
+	if err := readJSON(dir, "api.json", &api); err != nil {
 		return nil, err
 	}
-	if err := c.readAuth(dir); err != nil {
+	c.Engine = api.engineConfig()
+	c.Rest = rest.Config{Prefix: api.Rest.Prefix, MaxBodyBytes: api.Rest.MaxBodySize}
+	if err := c.readPlugins(dir); err != nil {
 		return nil, err
 	}
-	if v := os.Getenv("HOST"); v != "" {
+	if v := getenv("HOST"); v != "" {
 		c.Host = v
 	}
-	if v := os.Getenv("PORT"); v != "" {
+	if v := getenv("PORT"); v != "" {
 		p, err := strconv.Atoi(v)
 		if err != nil || p < 0 || p > 65535 {
 			return nil, fmt.Errorf("PORT=%q is not a port number", v)
 		}
 		c.Port = p
 	}
-	if v := os.Getenv("DATABASE_URL"); v != "" {
+	if v := getenv("DATABASE_URL"); v != "" {
 		c.DatabaseURL = v
 	}
-	if v := os.Getenv("STRATUM_ENV"); v != "" {
+	if v := getenv("STRATUM_ENV"); v != "" {
 		switch v {
 		case "development", "staging", "production":
 			c.Env = v
@@ -141,47 +141,60 @@ func loadConfig(dir string) (*config, error) {
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(dir, ".tmp", "data.db")
 	}
+	c.Rest.TrustProxy, c.GraphQL.TrustProxy = c.Proxy, c.Proxy
+	c.Auth.Env, c.GraphQL.Env = c.Env, c.Env
+	c.Auth.Getenv = getenv
+	c.Upload.Dir = filepath.Join(dir, "public", "uploads")
+	perms, err := auth.LoadPermissions(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.Auth.Permissions = perms
 	return c, nil
 }
 
-// readAuth reads the users-permissions settings of plugins.json and the
-// admin JWT lifetime of admin.json.
-func (c *config) readAuth(dir string) error {
+// readPlugins reads config/plugins.json (i18n, upload, users-permissions,
+// graphql) and the admin JWT lifetime of config/admin.json.
+func (c *Config) readPlugins(dir string) error {
 	var p pluginsConfig
 	if err := readJSON(dir, "plugins.json", &p); err != nil {
 		return err
 	}
-	c.I18n.Locales, c.I18n.DefaultLocale = p.I18n.Config.Locales, p.I18n.Config.DefaultLocale
-	c.Upload.SizeLimit, c.Upload.Breakpoints = p.Upload.Config.SizeLimit, p.Upload.Config.Breakpoints
-	if c.I18n.DefaultLocale == "" && len(c.I18n.Locales) > 0 {
-		c.I18n.DefaultLocale = c.I18n.Locales[0]
+	c.Engine.Locales, c.Engine.DefaultLocale = p.I18n.Config.Locales, p.I18n.Config.DefaultLocale
+	c.Upload.MaxBytes, c.Upload.Breakpoints = p.Upload.Config.SizeLimit, p.Upload.Config.Breakpoints
+	if c.Engine.DefaultLocale == "" && len(c.Engine.Locales) > 0 {
+		c.Engine.DefaultLocale = c.Engine.Locales[0]
 	}
+	gcfg, err := graphql.LoadConfig(dir)
+	if err != nil {
+		return err
+	}
+	c.GraphQL = gcfg
 	up := p.UsersPermissions.Config
-	var err error
-	if c.JWTExpiresIn, err = auth.ParseExpiresIn(up.JWT.ExpiresIn); err != nil {
+	if c.Auth.JWTExpiresIn, err = auth.ParseExpiresIn(up.JWT.ExpiresIn); err != nil {
 		return fmt.Errorf("config/plugins.json: users-permissions.config.jwt.%w", err)
 	}
 	rl := up.RateLimit
 	if rl.Enabled != nil && !*rl.Enabled {
-		c.RateLimit.Disabled = true
+		c.Auth.RateLimit.Disabled = true
 	}
 	if rl.Interval != nil {
 		if *rl.Interval <= 0 {
 			return fmt.Errorf("config/plugins.json: users-permissions.config.ratelimit.interval must be a positive number of milliseconds")
 		}
-		c.RateLimit.Interval = time.Duration(*rl.Interval) * time.Millisecond
+		c.Auth.RateLimit.Interval = time.Duration(*rl.Interval) * time.Millisecond
 	}
 	if rl.Max != nil {
 		if *rl.Max <= 0 {
 			return fmt.Errorf("config/plugins.json: users-permissions.config.ratelimit.max must be positive")
 		}
-		c.RateLimit.Max = *rl.Max
+		c.Auth.RateLimit.Max = *rl.Max
 	}
 	var a adminConfig
 	if err := readJSON(dir, "admin.json", &a); err != nil {
 		return err
 	}
-	if c.AdminJWTExpiresIn, err = auth.ParseExpiresIn(a.Auth.Options.ExpiresIn); err != nil {
+	if c.Auth.AdminJWTExpiresIn, err = auth.ParseExpiresIn(a.Auth.Options.ExpiresIn); err != nil {
 		return fmt.Errorf("config/admin.json: auth.options.%w", err)
 	}
 	return nil
@@ -202,16 +215,14 @@ func readJSON(dir, name string, v any) error {
 	return nil
 }
 
-// engineConfig is the content API's settings from config/api.json and the
-// i18n plugin's from config/plugins.json.
-func (c *config) engineConfig() engine.Config {
-	ecfg := engine.Config{DefaultLimit: c.API.Rest.DefaultLimit, MaxLimit: 100, WithCount: true,
-		DefaultLocale: c.I18n.DefaultLocale, Locales: c.I18n.Locales}
-	if c.API.Rest.MaxLimit != nil {
-		ecfg.MaxLimit = *c.API.Rest.MaxLimit
+// engineConfig is the content API's settings of config/api.json.
+func (a apiConfig) engineConfig() engine.Config {
+	ecfg := engine.Config{DefaultLimit: a.Rest.DefaultLimit, MaxLimit: 100, WithCount: true}
+	if a.Rest.MaxLimit != nil {
+		ecfg.MaxLimit = *a.Rest.MaxLimit
 	}
-	if c.API.Rest.WithCount != nil {
-		ecfg.WithCount = *c.API.Rest.WithCount
+	if a.Rest.WithCount != nil {
+		ecfg.WithCount = *a.Rest.WithCount
 	}
 	return ecfg
 }

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // BenchmarkHandler25 runs the 25-article query through the handler alone
 // (no network, one goroutine): the server's own cost per request.
 func BenchmarkHandler25(b *testing.B) {
-	for name, db := range testenv.Databases(b) {
+	for name, db := range testdb.Databases(b) {
 		b.Run(name, func(b *testing.B) {
 			e := start(b, db(b), options{})
 			seedBench(b, e, 200)

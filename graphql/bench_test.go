@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // articles25 is the bench query: a page of 25 articles with two relations.
@@ -29,7 +29,7 @@ func seedBench(tb testing.TB, e *env, n int) {
 // go test ./graphql -run '^$' -bench Articles25 -benchtime 5s
 // (TEST_DATABASE_URL set: PostgreSQL too). Client and server share the machine.
 func BenchmarkArticles25(b *testing.B) {
-	for name, db := range testenv.Databases(b) {
+	for name, db := range testdb.Databases(b) {
 		b.Run(name, func(b *testing.B) {
 			e := start(b, db(b), options{})
 			seedBench(b, e, 200)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // The reference implementation (graphql-js from npm) builds a client schema
@@ -42,10 +42,10 @@ func TestE2EReferenceImplementation(t *testing.T) {
 	if out, err := exec.CommandContext(ctx, node, "--check", jsFile).CombinedOutput(); err != nil {
 		t.Fatalf("playground script: %v\n%s", err, out)
 	}
-	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+	testdb.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		acc := newFakeAccounts()
-		acc.public = testenv.AllActions(t, "")
-		acc.authed = append(testenv.AllActions(t, ""), MeAction)
+		acc.public = testdb.AllActions(t, "")
+		acc.authed = append(testdb.AllActions(t, ""), MeAction)
 		e := start(t, db(t), options{accounts: acc, authn: acc})
 		cmd := exec.CommandContext(ctx, node, "e2e.mjs", e.URL+"/graphql")
 		cmd.Dir = dir

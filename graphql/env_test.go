@@ -13,7 +13,7 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/store"
 )
@@ -36,7 +36,7 @@ type options struct {
 	setup    func(*Server)
 }
 
-func blogDir() string { return filepath.Join(testenv.Root(), "examples", "blog") }
+func blogDir() string { return filepath.Join(testdb.Root(), "examples", "blog") }
 
 func start(t testing.TB, dbURL string, o options) *env {
 	t.Helper()
@@ -58,7 +58,7 @@ func start(t testing.TB, dbURL string, o options) *env {
 	}
 	public := o.public
 	if public == nil {
-		public = testenv.AllActions(t, dir)
+		public = testdb.AllActions(t, dir)
 	}
 	eng := engine.New(engine.NewRegistry(schema), st, engine.Config{MaxLimit: 100, WithCount: true, Locales: []string{"en", "fr"}})
 	authn := o.authn
@@ -79,7 +79,7 @@ func start(t testing.TB, dbURL string, o options) *env {
 
 // each runs fn on SQLite and, with TEST_DATABASE_URL, PostgreSQL.
 func each(t *testing.T, o options, fn func(t *testing.T, e *env)) {
-	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+	testdb.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		fn(t, start(t, db(t), o))
 	})
 }
@@ -223,4 +223,4 @@ func (e *env) with(srv *Server) *env {
 	return &env{t: e.t, URL: hs.URL, Srv: srv, Eng: e.Eng, Store: e.Store}
 }
 
-func dbSQLite(t testing.TB) string { return testenv.Databases(t)["sqlite"](t) }
+func dbSQLite(t testing.TB) string { return testdb.Databases(t)["sqlite"](t) }

@@ -9,7 +9,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 
 	"github.com/stratum-cms/stratum/engine"
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 func TestLocales(t *testing.T) {
@@ -89,7 +89,7 @@ func TestLoaderForCustomResolvers(t *testing.T) {
 }
 
 func TestTracingAndRebuild(t *testing.T) {
-	e := start(t, testenv.Databases(t)["sqlite"](t), options{cfg: Config{ApolloServer: ApolloServer{Tracing: true}}})
+	e := start(t, testdb.Databases(t)["sqlite"](t), options{cfg: Config{ApolloServer: ApolloServer{Tracing: true}}})
 	r := e.q(`{ articles { data { id } } }`, nil)
 	if get(r.JSON, "extensions", "tracing", "execution", "resolvers") == nil {
 		t.Errorf("tracing: %s", r.Body)

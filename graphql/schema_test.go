@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // updateGolden is the -update flag that internal/testenv registers.
@@ -64,10 +64,10 @@ func (e *env) sdl() string {
 
 // The example project's schema, printed from introspection, is checked in.
 func TestSchemaGolden(t *testing.T) {
-	e := start(t, testenv.Databases(t)["sqlite"](t), options{accounts: newFakeAccounts()})
+	e := start(t, testdb.Databases(t)["sqlite"](t), options{accounts: newFakeAccounts()})
 	golden(t, "blog.graphql", e.sdl())
 	// The build is deterministic: a second server prints the same schema.
-	e2 := start(t, testenv.Databases(t)["sqlite"](t), options{accounts: newFakeAccounts()})
+	e2 := start(t, testdb.Databases(t)["sqlite"](t), options{accounts: newFakeAccounts()})
 	if e.sdl() != e2.sdl() {
 		t.Fatal("two builds of the same schema print differently")
 	}

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // register -> login -> authorised query, on the real users-permissions.
 func TestUsersPermissionsAccounts(t *testing.T) {
-	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+	testdb.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		var svc *auth.Service
 		e := start(t, db(t), options{public: []string{}, setup: func(s *Server) {}})
 		var err error

@@ -1,8 +1,7 @@
 // Command profserve is `stratum serve` with net/http/pprof on a second,
 // loopback-only port, for profiling the server under bench/load.sh's load
-// (PROFILE=1). It wires the stack as cmd/stratum's open() does for the blog
-// example (config/api.json: prefix /api, defaultLimit 25, maxLimit 100,
-// withCount true); cmd/stratum has no pprof endpoint and is not edited for
+// (PROFILE=1). It builds the server with app.Open, exactly as `stratum
+// serve` does; cmd/stratum has no pprof endpoint and is not edited for
 // benchmarks.
 //
 //	go build -o /tmp/stratum-prof ./bench/profserve
@@ -14,23 +13,16 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
 
-	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
-	"github.com/stratum-cms/stratum/models"
-	"github.com/stratum-cms/stratum/rest"
-	"github.com/stratum-cms/stratum/store"
+	"github.com/stratum-cms/stratum/app"
 )
 
 func main() {
@@ -47,29 +39,12 @@ func run() error {
 	pp := flag.String("pprof", "127.0.0.1:6061", "pprof listen address")
 	flag.Parse()
 	start := time.Now()
-	dbURL := os.Getenv("DATABASE_URL")
-	if dbURL == "" {
-		dbURL = filepath.Join(*dir, ".tmp", "data.db")
-	}
-	schema, err := models.LoadDir(*dir)
+	a, err := app.Open(*dir, app.Options{})
 	if err != nil {
 		return err
 	}
-	st, err := store.Open(dbURL)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	if err := st.Migrate(context.Background(), schema); err != nil {
-		return err
-	}
-	perms, err := auth.LoadPermissions(*dir)
-	if err != nil {
-		return err
-	}
-	eng := engine.New(engine.NewRegistry(schema), st, engine.Config{DefaultLimit: 25, MaxLimit: 100, WithCount: true})
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h := rest.New(rest.Config{Prefix: "/api"}, eng, auth.NewStaticAuth(perms), log)
+	defer a.Close()
+	h := a.HTTP
 
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)

@@ -10,36 +10,16 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
-	"github.com/stratum-cms/stratum/models"
-	"github.com/stratum-cms/stratum/store"
 )
 
-// openAuthOnly opens a project's database for the admin and token
-// commands: auth's tables, secrets and roles, without serving.
+// openAuthOnly opens a project's instance for the admin and token
+// commands, without serving.
 func openAuthOnly(dir string) (*auth.Service, func(), error) {
-	cfg, err := loadConfig(dir)
+	a, err := open(dir, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		return nil, nil, err
 	}
-	types, comps, err := models.ReadDir(dir)
-	if err != nil {
-		return nil, nil, fmt.Errorf("schema: %w", err)
-	}
-	st, err := store.Open(cfg.DatabaseURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err := engine.Boot(context.Background(), st, engine.SchemaFiles{Types: types, Components: comps}, cfg.engineConfig())
-	if err != nil {
-		st.Close()
-		return nil, nil, fmt.Errorf("schema: %w", err)
-	}
-	svc, err := openAuth(context.Background(), cfg, st, eng, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return svc, func() { st.Close() }, nil
+	return a.Auth, func() { a.Close() }, nil
 }
 
 // adminCmd is `stratum admin create --email E --password P [--dir DIR]`.

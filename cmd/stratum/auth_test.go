@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stratum-cms/stratum/app"
 )
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -65,9 +67,9 @@ func TestProductionRequiresSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatalf("all set: %v", err)
 	}
-	defer a.store.Close()
+	defer a.Store.Close()
 	var n int64
-	a.store.GORM().Raw("SELECT COUNT(*) FROM stratum_meta WHERE key LIKE 'secret:%'").Row().Scan(&n)
+	a.Store.GORM().Raw("SELECT COUNT(*) FROM stratum_meta WHERE key LIKE 'secret:%'").Row().Scan(&n)
 	if n != 0 {
 		t.Fatalf("production stored %d generated secrets", n)
 	}
@@ -88,15 +90,15 @@ func TestDevelopmentSecretsAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, admin := call(t, a.http, "POST", "/admin/register-admin", map[string]any{"email": "a@example.com", "password": "Admin-Passw0rd"}, "")
+	_, admin := call(t, a.HTTP, "POST", "/admin/register-admin", map[string]any{"email": "a@example.com", "password": "Admin-Passw0rd"}, "")
 	tok := admin["data"].(map[string]any)["token"].(string)
-	a.store.Close()
+	a.Store.Close()
 	b, err := open(dir, quietLog())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.store.Close()
-	if code, _ := call(t, b.http, "GET", "/admin/api-tokens", nil, tok); code != 200 {
+	defer b.Store.Close()
+	if code, _ := call(t, b.HTTP, "GET", "/admin/api-tokens", nil, tok); code != 200 {
 		t.Fatalf("admin JWT after a restart: %d", code)
 	}
 }
@@ -143,17 +145,17 @@ func TestAdminAndTokenCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.store.Close()
-	if code, body := call(t, a.http, "POST", "/admin/login", map[string]any{"email": "ops@example.com", "password": "Admin-Passw0rd"}, ""); code != 200 {
+	defer a.Store.Close()
+	if code, body := call(t, a.HTTP, "POST", "/admin/login", map[string]any{"email": "ops@example.com", "password": "Admin-Passw0rd"}, ""); code != 200 {
 		t.Fatalf("login of the created admin: %d %v", code, body)
 	}
-	if code, _ := call(t, a.http, "POST", "/api/articles", map[string]any{"data": map[string]any{"title": "From CI"}}, full); code != 201 {
+	if code, _ := call(t, a.HTTP, "POST", "/api/articles", map[string]any{"data": map[string]any{"title": "From CI"}}, full); code != 201 {
 		t.Fatalf("full-access token from the command: %d", code)
 	}
-	if code, _ := call(t, a.http, "POST", "/api/tags", map[string]any{"data": map[string]any{"name": "t"}}, custom); code != 201 {
+	if code, _ := call(t, a.HTTP, "POST", "/api/tags", map[string]any{"data": map[string]any{"name": "t"}}, custom); code != 201 {
 		t.Fatalf("custom token: %d", code)
 	}
-	if code, _ := call(t, a.http, "DELETE", "/api/articles/x", nil, custom); code != 403 {
+	if code, _ := call(t, a.HTTP, "DELETE", "/api/articles/x", nil, custom); code != 403 {
 		t.Fatalf("custom token outside its actions: %d", code)
 	}
 }
@@ -175,15 +177,15 @@ func TestAdminFromEnvironment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		code, _ := call(t, a.http, "POST", "/admin/login", map[string]any{"email": "boot@example.com", "password": "Boot-Passw0rd"}, "")
-		a.store.Close()
+		code, _ := call(t, a.HTTP, "POST", "/admin/login", map[string]any{"email": "boot@example.com", "password": "Boot-Passw0rd"}, "")
+		a.Store.Close()
 		if code != 200 {
 			t.Fatalf("login of the boot admin: %d", code)
 		}
 	}
 	a, _ := open(dir, quietLog())
-	defer a.store.Close()
-	if code, body := call(t, a.http, "POST", "/admin/register-admin", map[string]any{"email": "x@example.com", "password": "Admin-Passw0rd"}, ""); code != 400 {
+	defer a.Store.Close()
+	if code, body := call(t, a.HTTP, "POST", "/admin/register-admin", map[string]any{"email": "x@example.com", "password": "Admin-Passw0rd"}, ""); code != 400 {
 		t.Fatalf("register-admin after the boot admin: %d %v", code, body)
 	}
 }
@@ -203,11 +205,11 @@ func TestAuthConfig(t *testing.T) {
 	}
 	dir := copyBlog(t)
 	writeConfig(t, dir, "plugins.json", `{"users-permissions":{"config":{"jwt":{"expiresIn":"2h"},"ratelimit":{"interval":60000,"max":25}}}}`)
-	cfg, err := loadConfig(dir)
+	cfg, err := app.LoadConfig(dir, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.JWTExpiresIn.Hours() != 2 || cfg.RateLimit.Max != 25 {
+	if cfg.Auth.JWTExpiresIn.Hours() != 2 || cfg.Auth.RateLimit.Max != 25 {
 		t.Fatalf("config: %+v", cfg)
 	}
 }

@@ -24,8 +24,8 @@ func TestServeWiresGraphQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.store.Close()
-	srv := httptest.NewServer(a.http)
+	defer a.Store.Close()
+	srv := httptest.NewServer(a.HTTP)
 	defer srv.Close()
 	query := func(q string) map[string]any {
 		body, _ := json.Marshal(map[string]any{"query": q})
@@ -43,12 +43,12 @@ func TestServeWiresGraphQL(t *testing.T) {
 		t.Fatalf("articles query: %v", out)
 	}
 	// Media attributes resolve to the uploaded file's object.
-	file, err := a.upload.Save(context.Background(), "pixel.png", onePixelPNG, upload.FileInfo{})
+	file, err := a.Upload.Save(context.Background(), "pixel.png", onePixelPNG, upload.FileInfo{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	arts, _ := a.engine.Route("articles")
-	if _, err := a.engine.Create(context.Background(), engine.AllowAll{}, arts, map[string]any{"title": "Pic", "cover": json.Number(fmt.Sprint(file.ID))}, engine.WriteOptions{}); err != nil {
+	arts, _ := a.Engine.Route("articles")
+	if _, err := a.Engine.Create(context.Background(), engine.AllowAll{}, arts, map[string]any{"title": "Pic", "cover": json.Number(fmt.Sprint(file.ID))}, engine.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out = query(`{ articles { data { attributes { cover { data { id attributes { url mime width } } } } } } }`)
@@ -56,7 +56,7 @@ func TestServeWiresGraphQL(t *testing.T) {
 		t.Fatalf("media in GraphQL: %v", out)
 	}
 	memo := `{"kind":"collectionType","collectionName":"memos","info":{"singularName":"memo","pluralName":"memos"},"attributes":{"text":{"type":"text"}}}`
-	if _, err := a.engine.ChangeSchema(context.Background(), engine.SchemaChange{Mode: engine.ChangeCreate, Kind: engine.KindContentType, UID: "api::memo.memo", Body: []byte(memo)}); err != nil {
+	if _, err := a.Engine.ChangeSchema(context.Background(), engine.SchemaChange{Mode: engine.ChangeCreate, Kind: engine.KindContentType, UID: "api::memo.memo", Body: []byte(memo)}); err != nil {
 		t.Fatal(err)
 	}
 	out = query(`{ __type(name: "Memo") { fields { name } } }`)

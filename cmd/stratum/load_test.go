@@ -24,8 +24,8 @@ func TestSchemaChangesUnderRESTAndGraphQL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer a.store.Close()
-		srv := httptest.NewServer(a.http)
+		defer a.Store.Close()
+		srv := httptest.NewServer(a.HTTP)
 		defer srv.Close()
 		ctx, cancel := context.WithCancel(context.Background())
 		send := func(method, path, body string) (int, string) {
@@ -78,7 +78,7 @@ func TestSchemaChangesUnderRESTAndGraphQL(t *testing.T) {
 			for _, ch := range changes {
 				time.Sleep(20 * time.Millisecond)
 				ch.Kind = engine.KindContentType
-				if _, err := a.engine.ChangeSchema(ctx, ch); err != nil {
+				if _, err := a.Engine.ChangeSchema(ctx, ch); err != nil {
 					t.Fatal(err)
 				}
 			}

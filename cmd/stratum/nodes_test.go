@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stratum-cms/stratum/app"
 	"time"
 
 	"github.com/stratum-cms/stratum/internal/testenv"
@@ -109,19 +111,19 @@ func twoNodes(t *testing.T, db func(testing.TB) string) (sa, sb *httptest.Server
 	t.Helper()
 	t.Setenv("DATABASE_URL", db(t))
 	dir := copyBlog(t)
-	var apps [2]*app
+	var apps [2]*app.App
 	for i := range apps {
 		a, err := open(dir, quietLog())
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { a.store.Close() })
+		t.Cleanup(func() { a.Store.Close() })
 		apps[i] = a
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	go apps[1].follow(ctx, quietLog())
-	sa, sb = httptest.NewServer(apps[0].http), httptest.NewServer(apps[1].http)
+	go apps[1].Follow(ctx)
+	sa, sb = httptest.NewServer(apps[0].HTTP), httptest.NewServer(apps[1].HTTP)
 	t.Cleanup(sa.Close)
 	t.Cleanup(sb.Close)
 	do = func(base, method, path, tok, body string) (int, map[string]any) {

@@ -24,9 +24,9 @@ func seed(args []string) error {
 	if err != nil {
 		return err
 	}
-	defer a.store.Close()
+	defer a.Close()
 	start := time.Now()
-	st, err := blogseed.Seed(context.Background(), a.engine, *n)
+	st, err := blogseed.Seed(context.Background(), a.Engine, *n)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stratum-cms/stratum/app"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/store"
 )
@@ -30,7 +31,7 @@ func typesCmd(args []string) error {
 	if *out == "" {
 		*out = *dir
 	}
-	cfg, err := loadConfig(*dir)
+	cfg, err := app.LoadConfig(*dir, os.Getenv)
 	if err != nil {
 		return err
 	}

@@ -21,14 +21,14 @@ func TestTypesExport(t *testing.T) {
 	body := `{"kind":"collectionType","collectionName":"memos","info":{"singularName":"memo","pluralName":"memos"},
 	"attributes":{"text":{"type":"text","renamedFrom":"body"}}}`
 	ctx := context.Background()
-	if _, err := a.engine.ChangeSchema(ctx, engine.SchemaChange{Mode: engine.ChangeCreate, Kind: engine.KindContentType, UID: "api::memo.memo", Body: []byte(body)}); err != nil {
+	if _, err := a.Engine.ChangeSchema(ctx, engine.SchemaChange{Mode: engine.ChangeCreate, Kind: engine.KindContentType, UID: "api::memo.memo", Body: []byte(body)}); err != nil {
 		t.Fatal(err)
 	}
-	memos, _ := a.engine.Route("memos")
-	if _, err := a.engine.Create(ctx, engine.AllowAll{}, memos, map[string]any{"text": "kept"}, engine.WriteOptions{}); err != nil {
+	memos, _ := a.Engine.Route("memos")
+	if _, err := a.Engine.Create(ctx, engine.AllowAll{}, memos, map[string]any{"text": "kept"}, engine.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	a.store.Close()
+	a.Store.Close()
 
 	if err := typesCmd([]string{"export", "--dir", dir}); err != nil {
 		t.Fatal(err)
@@ -44,12 +44,12 @@ func TestTypesExport(t *testing.T) {
 	if err != nil {
 		t.Fatalf("restart with the exported file: %v", err)
 	}
-	defer a.store.Close()
-	memos, ok := a.engine.Route("memos")
+	defer a.Store.Close()
+	memos, ok := a.Engine.Route("memos")
 	if !ok || memos.Type.Source == "database" {
 		t.Fatalf("memos after export: %+v", memos.Type)
 	}
-	res, err := a.engine.Find(ctx, engine.AllowAll{}, memos, &engine.Query{})
+	res, err := a.Engine.Find(ctx, engine.AllowAll{}, memos, &engine.Query{})
 	if err != nil || len(res.Docs) != 1 || !strings.Contains(string(res.Docs[0].Fields), "kept") {
 		t.Fatalf("documents after export: %v %+v", err, res)
 	}
@@ -62,8 +62,8 @@ func TestLocalesFromPluginsConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.store.Close()
-	if got := strings.Join(a.engine.Locales(), ","); got != "fr,en" {
+	defer a.Store.Close()
+	if got := strings.Join(a.Engine.Locales(), ","); got != "fr,en" {
 		t.Fatalf("locales %q", got)
 	}
 }

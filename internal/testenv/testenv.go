@@ -1,32 +1,23 @@
-// Package testenv runs the whole stack (store, engine, auth, rest) behind an
-// httptest server on a fresh database: SQLite always, and PostgreSQL when
+// Package testenv runs the whole stack (app.Open: store, engine, auth,
+// uploads, REST and GraphQL) behind an httptest server on a fresh database: SQLite always, and PostgreSQL when
 // TEST_DATABASE_URL is set. Every HTTP test uses it, so each behaviour is
 // checked on both databases.
 package testenv
 
 import (
 	"bytes"
-	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
-
+	"github.com/stratum-cms/stratum/app"
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
-	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/internal/testdb"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
 	"github.com/stratum-cms/stratum/upload"
@@ -36,6 +27,7 @@ import (
 type Env struct {
 	T      testing.TB
 	URL    string
+	App    *app.App
 	Engine *engine.Engine
 	Store  *store.Store
 	Auth   *auth.Service
@@ -59,141 +51,64 @@ type Options struct {
 }
 
 // Root is the repository root.
-func Root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
+func Root() string { return testdb.Root() }
 
-// Databases lists the database URLs to test on, by name. The PostgreSQL
-// URL gets a private schema per call, dropped when the test ends.
-func Databases(t testing.TB) map[string]func(testing.TB) string {
-	dbs := map[string]func(testing.TB) string{
-		"sqlite": func(t testing.TB) string { return filepath.Join(t.TempDir(), "data.db") },
-	}
-	if base := os.Getenv("TEST_DATABASE_URL"); base != "" {
-		dbs["postgres"] = func(t testing.TB) string { return pgSchema(t, base) }
-	}
-	return dbs
-}
+// Databases lists the database URLs to test on, by name (see testdb).
+func Databases(t testing.TB) map[string]func(testing.TB) string { return testdb.Databases(t) }
 
 // Each runs fn once per database as subtests named after them.
-func Each(t *testing.T, fn func(t *testing.T, dbURL func(testing.TB) string)) {
-	dbs := Databases(t)
-	for _, name := range []string{"sqlite", "postgres"} {
-		mk, ok := dbs[name]
-		if !ok {
-			continue
-		}
-		t.Run(name, func(t *testing.T) { fn(t, mk) })
-	}
-}
+func Each(t *testing.T, fn func(t *testing.T, dbURL func(testing.TB) string)) { testdb.Each(t, fn) }
 
-func pgSchema(t testing.TB, base string) string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	schema := "t_" + hex.EncodeToString(b[:])
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		_, _ = db.Exec("DROP SCHEMA " + schema + " CASCADE")
-		db.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// AllActions lists find, findOne, create, update and delete of every type
+// of a project (see testdb).
+func AllActions(t testing.TB, dir string) []string { return testdb.AllActions(t, dir) }
 
-// Start builds a stack on dbURL.
+// Start builds a stack on dbURL with app.Open, the constructor the binary
+// uses; the options only change its configuration.
 func Start(t testing.TB, dbURL string, o Options) *Env {
 	t.Helper()
 	dir := o.Dir
 	if dir == "" {
 		dir = filepath.Join(Root(), "examples", "blog")
 	}
-	types, comps, err := models.ReadDir(dir)
+	uploads := filepath.Join(t.TempDir(), "uploads")
+	a, err := app.Open(dir, app.Options{
+		Getenv: func(string) string { return "" }, // the test's environment never leaks in
+		Tune: func(c *app.Config) {
+			c.DatabaseURL = dbURL
+			if o.Permissions != nil {
+				c.Auth.Permissions = o.Permissions
+			}
+			if o.Public != nil {
+				c.Auth.Permissions = auth.Permissions{"public": o.Public}
+			}
+			// Tests set the content API's settings themselves, whatever
+			// the project's files say.
+			c.Engine = o.Config
+			if c.Engine.MaxLimit == 0 {
+				c.Engine.MaxLimit = 100
+			}
+			c.Engine.WithCount = true
+			c.Rest = o.Rest
+			acfg := o.Auth
+			acfg.Permissions = c.Auth.Permissions
+			if acfg.Getenv == nil {
+				acfg.Getenv = func(string) string { return "" }
+			}
+			if acfg.Env == "" {
+				acfg.Env = "development"
+			}
+			c.Auth = acfg
+			c.Upload = upload.Config{Dir: uploads}
+		},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	perms, err := auth.LoadPermissions(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.Permissions != nil {
-		perms = o.Permissions
-	}
-	if o.Public != nil {
-		perms = auth.Permissions{"public": o.Public}
-	}
-	cfg := o.Config
-	if cfg.MaxLimit == 0 {
-		cfg.MaxLimit = 100
-	}
-	if !cfg.WithCount {
-		cfg.WithCount = true
-	}
-	eng, err := engine.Boot(context.Background(), st, engine.SchemaFiles{Types: types, Components: comps}, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	acfg := o.Auth
-	acfg.Permissions = perms
-	acfg.Actions = func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) }
-	if acfg.Getenv == nil {
-		acfg.Getenv = func(string) string { return "" } // the test's environment never leaks in
-	}
-	if acfg.Env == "" {
-		acfg.Env = "development"
-	}
-	acfg.Log = log
-	svc, err := auth.New(context.Background(), st.GORM(), acfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(t.TempDir(), "uploads")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng.UseMedia(up)
-	rcfg := o.Rest
-	rcfg.Uploads = up
-	srv := httptest.NewServer(rest.New(rcfg, eng, svc, log))
+	t.Cleanup(func() { a.Close() })
+	srv := httptest.NewServer(a.HTTP)
 	t.Cleanup(srv.Close)
-	return &Env{T: t, URL: srv.URL, Engine: eng, Store: st, Auth: svc, DB: st.Dialect()}
-}
-
-// AllActions lists find, findOne, create, update and delete of every type
-// of a project: full public access for tests of behaviour other than auth.
-func AllActions(t testing.TB, dir string) []string {
-	if dir == "" {
-		dir = filepath.Join(Root(), "examples", "blog")
-	}
-	s, err := models.LoadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, ct := range s.Types {
-		for _, a := range []string{"find", "findOne", "create", "update", "delete"} {
-			out = append(out, ct.Action(a))
-		}
-	}
-	return out
+	return &Env{T: t, URL: srv.URL, App: a, Engine: a.Engine, Store: a.Store, Auth: a.Auth, DB: a.Store.Dialect()}
 }
 
 // Response is a decoded HTTP answer.

@@ -1,0 +1,141 @@
+// Package app wires one Stratum instance from its configuration: the
+// store, the engine with its schema snapshots, auth, the media library and
+// both APIs behind one HTTP handler. The command, the tests, the benchmark
+// server and e2e all build the server here, so none of them runs a wiring
+// the binary does not.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/graphql"
+	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/rest"
+	"github.com/stratum-cms/stratum/store"
+	"github.com/stratum-cms/stratum/upload"
+)
+
+// Options tune how an App is built; the zero value builds what
+// `stratum serve` runs.
+type Options struct {
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Log receives the server's logs; nil discards them.
+	Log *slog.Logger
+	// Tune changes the loaded configuration before anything is built
+	// (tests: another database, permissions, limits, a clock).
+	Tune func(*Config)
+}
+
+// App is one wired Stratum instance.
+type App struct {
+	Config  *Config
+	Store   *store.Store
+	Engine  *engine.Engine
+	Auth    *auth.Service
+	Upload  *upload.Service
+	GraphQL *graphql.Server
+	// HTTP serves the content API, the admin API, uploads and GraphQL.
+	HTTP *echo.Echo
+	log  *slog.Logger
+}
+
+// Open loads the project in dir, connects and migrates the database and
+// builds the HTTP handler. Every failure names what is wrong; nothing is
+// left open when it fails.
+func Open(dir string, o Options) (*App, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	cfg, err := LoadConfig(dir, o.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if o.Tune != nil {
+		o.Tune(cfg)
+	}
+	types, comps, err := models.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	// Refuse a production start without its secrets before touching the database.
+	if err := auth.CheckSecrets(cfg.Env, cfg.Auth.Getenv); err != nil {
+		return nil, err
+	}
+	st, err := store.Open(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, Store: st, log: o.Log}
+	if err := a.build(engine.SchemaFiles{Types: types, Components: comps}); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) build(files engine.SchemaFiles) error {
+	ctx, cfg := context.Background(), a.Config
+	// The file types plus those defined through the admin API, before auth
+	// checks permissions.json against them.
+	eng, err := engine.Boot(ctx, a.Store, files, cfg.Engine)
+	if err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	a.Engine = eng
+	acfg := cfg.Auth
+	acfg.Actions = func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) }
+	acfg.Changed = func() { a.Store.Announce(context.Background()) }
+	acfg.Log = a.log
+	if a.Auth, err = auth.New(ctx, a.Store.GORM(), acfg); err != nil {
+		return err
+	}
+	if err := a.Auth.EnsureAdminFromEnv(ctx); err != nil {
+		return err
+	}
+	if a.Upload, err = upload.New(ctx, a.Store.GORM(), a.Store.ReadGORM(), cfg.Upload); err != nil {
+		return err
+	}
+	eng.UseMedia(a.Upload)
+	rcfg := cfg.Rest
+	rcfg.Uploads = a.Upload
+	a.HTTP = rest.New(rcfg, eng, a.Auth, a.log)
+	// The GraphQL schema becomes part of every registry snapshot: a schema
+	// GraphQL cannot serve stops the start, and a change to one is refused.
+	gcfg := cfg.GraphQL
+	gcfg.Logger = a.log
+	if a.GraphQL, err = graphql.New(gcfg, eng, a.Auth, graphql.UsersPermissions(a.Auth)); err != nil {
+		return fmt.Errorf("graphql: %w", err)
+	}
+	a.HTTP.Any(gcfg.EndpointPath(), echo.WrapHandler(a.GraphQL))
+	return nil
+}
+
+// ServeHTTP serves every API of the instance.
+func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.HTTP.ServeHTTP(w, r) }
+
+// Follow keeps this node in step with the others until ctx ends: schema
+// changes, and the roles' permissions they changed.
+func (a *App) Follow(ctx context.Context) {
+	a.Store.Watch(ctx, func() {
+		if err := a.Engine.Reload(ctx); err != nil && ctx.Err() == nil {
+			a.log.Error("reload schema", "err", err)
+		}
+		a.Auth.InvalidateRoles()
+	})
+}
+
+// Close closes the database.
+func (a *App) Close() error { return a.Store.Close() }
