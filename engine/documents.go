@@ -62,7 +62,7 @@ func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (
 	if !acc.Can(ct.Action("find")) {
 		return nil, Forbidden()
 	}
-	lq, fields, err := e.listQuery(c, q)
+	lq, fields, err := e.listQuery(acc, c, q)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func (e *Engine) FindSingle(ctx context.Context, acc Access, c Collection, q *Qu
 }
 
 func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []string, q *Query) (*Document, error) {
-	lq, fields, err := e.listQuery(c, q)
+	lq, fields, err := e.listQuery(acc, c, q)
 	if err != nil {
 		return nil, err
 	}
@@ -129,17 +129,19 @@ func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []stri
 	return docs[0], nil
 }
 
-// listQuery validates a query against the type and resolves it.
-func (e *Engine) listQuery(c Collection, q *Query) (*ListQuery, []string, error) {
+// listQuery validates a query against the type and resolves it: the one
+// place where every type a query touches is checked against the reader's
+// permissions.
+func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []string, error) {
 	ct := c.Type
 	if err := e.checkLocale(ct, q.Locale); err != nil {
 		return nil, nil, err
 	}
-	f, err := resolveFilter(c.Schema, ct, q.Filter)
+	f, err := resolveFilter(c.Schema, acc, ct, q.Filter)
 	if err != nil {
 		return nil, nil, err
 	}
-	sorts, err := resolveSort(c.Schema, ct, q.Sort)
+	sorts, err := resolveSort(c.Schema, acc, ct, q.Sort)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,7 +161,7 @@ func (e *Engine) listQuery(c Collection, q *Query) (*ListQuery, []string, error)
 			q.Populate[localizationsField] = &Populate{}
 		}
 	}
-	if err := checkPopulate(c.Schema, ct, q.Populate); err != nil {
+	if err := checkPopulate(c.Schema, acc, ct, q.Populate); err != nil {
 		return nil, nil, err
 	}
 	lq := &ListQuery{Version: e.version(ct, q.Status), Locale: e.readLocale(ct, q.Locale), Filter: f, Sort: sorts,

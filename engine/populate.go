@@ -10,7 +10,7 @@ import (
 )
 
 // checkPopulate refuses populate keys that are not populatable attributes.
-func checkPopulate(s *models.Schema, ct *models.ContentType, pop map[string]*Populate) error {
+func checkPopulate(s *models.Schema, acc Access, ct *models.ContentType, pop map[string]*Populate) error {
 	for name, p := range pop {
 		if name == localizationsField && ct.Localized {
 			continue
@@ -19,14 +19,14 @@ func checkPopulate(s *models.Schema, ct *models.ContentType, pop map[string]*Pop
 		if a == nil || !a.IsPopulatable() || a.IsHidden() {
 			return InvalidKey(name, name, "query", "populate")
 		}
-		if err := checkNestedPopulate(s, a, p, name); err != nil {
+		if err := checkNestedPopulate(s, acc, a, p, name); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, path string) error {
+func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *Populate, path string) error {
 	if p == nil {
 		return nil
 	}
@@ -42,13 +42,13 @@ func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, pat
 		if _, err := resolveFields(target, p.Fields); err != nil {
 			return err
 		}
-		if _, err := resolveFilter(s, target, p.Filter); err != nil {
+		if _, err := resolveFilter(s, acc, target, p.Filter); err != nil {
 			return err
 		}
-		if _, err := resolveSort(s, target, p.Sort); err != nil {
+		if _, err := resolveSort(s, acc, target, p.Sort); err != nil {
 			return err
 		}
-		return checkPopulate(s, target, p.Populate)
+		return checkPopulate(s, acc, target, p.Populate)
 	case models.TypeComponent:
 		if len(p.On) > 0 {
 			return Errorf(KindValidation, "Using fragments is not permitted to populate %q", path)
@@ -56,7 +56,7 @@ func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, pat
 		if err := checkComponentFields(s.Component(a.Component), p.Fields, path); err != nil {
 			return err
 		}
-		return checkComponentPopulate(s, s.Component(a.Component), p.Populate, path)
+		return checkComponentPopulate(s, acc, s.Component(a.Component), p.Populate, path)
 	case models.TypeDynamicZone:
 		if len(p.Fields) > 0 || p.Filter != nil || len(p.Sort) > 0 {
 			return Errorf(KindValidation, "Invalid nested populate for %s (%s): only on, populate and count are allowed", path, a.Name)
@@ -73,7 +73,7 @@ func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, pat
 				if err := checkComponentFields(s.Component(uid), sub.Fields, path+".on."+uid); err != nil {
 					return err
 				}
-				if err := checkComponentPopulate(s, s.Component(uid), sub.Populate, path+".on."+uid); err != nil {
+				if err := checkComponentPopulate(s, acc, s.Component(uid), sub.Populate, path+".on."+uid); err != nil {
 					return err
 				}
 			}
@@ -82,13 +82,13 @@ func checkNestedPopulate(s *models.Schema, a *models.Attribute, p *Populate, pat
 	return nil
 }
 
-func checkComponentPopulate(s *models.Schema, c *models.Component, pop map[string]*Populate, path string) error {
+func checkComponentPopulate(s *models.Schema, acc Access, c *models.Component, pop map[string]*Populate, path string) error {
 	for name, p := range pop {
 		a := c.Attr(name)
 		if a == nil || !a.IsPopulatable() || a.IsHidden() {
 			return InvalidKey(name, path+"."+name, "query", "populate")
 		}
-		if err := checkNestedPopulate(s, a, p, path+"."+name); err != nil {
+		if err := checkNestedPopulate(s, acc, a, p, path+"."+name); err != nil {
 			return err
 		}
 	}
@@ -199,8 +199,16 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 		return nil // Strapi drops relations the reader may not see
 	}
 	tv, tl := p.scope(target, v, locale)
-	f, _ := resolveFilter(p.schema, target, sub.Filter)
-	sorts, _ := resolveSort(p.schema, target, sub.Sort)
+	// checkPopulate validated these with the same reader; an error here
+	// must still never widen the read.
+	f, err := resolveFilter(p.schema, p.acc, target, sub.Filter)
+	if err != nil {
+		return err
+	}
+	sorts, err := resolveSort(p.schema, p.acc, target, sub.Sort)
+	if err != nil {
+		return err
+	}
 	fields, _ := resolveFields(target, sub.Fields)
 	nested := expand(target.Attributes, sub.Populate, sub.All)
 	lq := &ListQuery{Version: tv, Locale: tl, Filter: f, Sort: sorts, Limit: -1, WithExtra: len(nested) > 0}
@@ -541,7 +549,10 @@ func (p *populator) scope(target *models.ContentType, v Version, locale string) 
 // fetch reads target documents by id, shaped and populated as sub asks.
 func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
 	tv, tl := p.scope(target, v, locale)
-	f, _ := resolveFilter(p.schema, target, sub.Filter)
+	f, err := resolveFilter(p.schema, p.acc, target, sub.Filter)
+	if err != nil {
+		return nil, err
+	}
 	fields, _ := resolveFields(target, sub.Fields)
 	nested := expand(target.Attributes, sub.Populate, sub.All)
 	rows, err := p.e.store.List(p.ctx, target, &ListQuery{Version: tv, Locale: tl, Filter: f, Limit: -1, DocumentIDs: ids, WithExtra: len(nested) > 0})

@@ -17,8 +17,10 @@ func isSystem(ct *models.ContentType, name string) bool {
 }
 
 // resolvePath turns attribute names into steps, from ct through relations
-// and components, ending on a scalar or a system field.
-func resolvePath(s *models.Schema, ct *models.ContentType, path []string, param string) ([]Step, error) {
+// and components, ending on a scalar or a system field. Going through a
+// relation needs the reader's find permission on its target, or the
+// filter or sort would tell what the reader may not read.
+func resolvePath(s *models.Schema, acc Access, ct *models.ContentType, path []string, param string) ([]Step, error) {
 	var steps []Step
 	var comp *models.Component
 	for i, name := range path {
@@ -50,6 +52,9 @@ func resolvePath(s *models.Schema, ct *models.ContentType, path []string, param 
 			if target == nil { // morph relations have no single target
 				return nil, InvalidKey(name, full, "query", param)
 			}
+			if !acc.Can(target.Action("find")) {
+				return nil, InvalidKey(name, full, "query", param)
+			}
 			ct, comp = target, nil
 			if last { // a bare relation compares the target's id
 				return append(steps, Step{Type: ct, System: "id"}), nil
@@ -79,30 +84,30 @@ func verb(param string) string {
 }
 
 // resolveFilter validates a filter tree against ct and coerces its values.
-func resolveFilter(s *models.Schema, ct *models.ContentType, f Filter) (Filter, error) {
+func resolveFilter(s *models.Schema, acc Access, ct *models.ContentType, f Filter) (Filter, error) {
 	switch f := f.(type) {
 	case nil:
 		return nil, nil
 	case And:
-		return resolveList(s, ct, f, func(fs []Filter) Filter { return And(fs) })
+		return resolveList(s, acc, ct, f, func(fs []Filter) Filter { return And(fs) })
 	case Or:
-		return resolveList(s, ct, f, func(fs []Filter) Filter { return Or(fs) })
+		return resolveList(s, acc, ct, f, func(fs []Filter) Filter { return Or(fs) })
 	case Not:
-		inner, err := resolveFilter(s, ct, f.Filter)
+		inner, err := resolveFilter(s, acc, ct, f.Filter)
 		if err != nil {
 			return nil, err
 		}
 		return Not{Filter: inner}, nil
 	case *Cond:
-		return resolveCond(s, ct, f)
+		return resolveCond(s, acc, ct, f)
 	}
 	return nil, Errorf(KindValidation, "invalid filter")
 }
 
-func resolveList(s *models.Schema, ct *models.ContentType, fs []Filter, mk func([]Filter) Filter) (Filter, error) {
+func resolveList(s *models.Schema, acc Access, ct *models.ContentType, fs []Filter, mk func([]Filter) Filter) (Filter, error) {
 	out := make([]Filter, 0, len(fs))
 	for _, f := range fs {
-		r, err := resolveFilter(s, ct, f)
+		r, err := resolveFilter(s, acc, ct, f)
 		if err != nil {
 			return nil, err
 		}
@@ -111,11 +116,11 @@ func resolveList(s *models.Schema, ct *models.ContentType, fs []Filter, mk func(
 	return mk(out), nil
 }
 
-func resolveCond(s *models.Schema, ct *models.ContentType, c *Cond) (Filter, error) {
+func resolveCond(s *models.Schema, acc Access, ct *models.ContentType, c *Cond) (Filter, error) {
 	if !Operators[c.Op] {
 		return nil, InvalidKey(string(c.Op), strings.Join(c.Path, ".")+"."+string(c.Op), "query", "filters")
 	}
-	steps, err := resolvePath(s, ct, c.Path, "filters")
+	steps, err := resolvePath(s, acc, ct, c.Path, "filters")
 	if err != nil {
 		return nil, err
 	}
@@ -282,10 +287,10 @@ func scalarString(v any) (string, bool) {
 }
 
 // resolveSort validates sort paths; the last step must be a scalar.
-func resolveSort(s *models.Schema, ct *models.ContentType, sorts []Sort) ([]Sort, error) {
+func resolveSort(s *models.Schema, acc Access, ct *models.ContentType, sorts []Sort) ([]Sort, error) {
 	out := make([]Sort, 0, len(sorts))
 	for _, so := range sorts {
-		steps, err := resolvePath(s, ct, so.Path, "sort")
+		steps, err := resolvePath(s, acc, ct, so.Path, "sort")
 		if err != nil {
 			return nil, err
 		}
@@ -378,12 +383,14 @@ func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
 	return out, nil
 }
 
-// ResolveFilter validates a filter against a type and coerces its values.
+// ResolveFilter validates a filter against a type and coerces its values
+// for a trusted caller (tools and tests); requests resolve theirs with the
+// reader's permissions in Find.
 func (e *Engine) ResolveFilter(c Collection, f Filter) (Filter, error) {
-	return resolveFilter(c.Schema, c.Type, f)
+	return resolveFilter(c.Schema, AllowAll{}, c.Type, f)
 }
 
-// ResolveSort validates sort paths against a type.
+// ResolveSort validates sort paths against a type for a trusted caller.
 func (e *Engine) ResolveSort(c Collection, s []Sort) ([]Sort, error) {
-	return resolveSort(c.Schema, c.Type, s)
+	return resolveSort(c.Schema, AllowAll{}, c.Type, s)
 }

@@ -1,0 +1,88 @@
+package rest_test
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// TestRelationsNeedFindOnTheirTarget: a reader that may read articles but
+// not authors cannot filter or sort articles by an author's fields (that
+// would tell the author's email a character at a time), in REST and in
+// GraphQL; with find on authors the same queries answer.
+func TestRelationsNeedFindOnTheirTarget(t *testing.T) {
+	articlesOnly := []string{"api::article.article.find", "api::article.article.findOne"}
+	withAuthors := append([]string{"api::author.author.find"}, articlesOnly...)
+	cases := []struct {
+		name  string
+		rest  string // a query string on /api/articles
+		gql   string // the same through GraphQL ("" when it has no form there)
+		field string // the key the 400 names
+	}{
+		{"filter", "filters[author][email][$startsWith]=a", `{ articles(filters: {author: {email: {startsWith: "a"}}}) { data { id } } }`, "author"},
+		{"filter in $or", "filters[$or][0][title][$eq]=x&filters[$or][1][author][email][$eq]=a", `{ articles(filters: {or: [{title: {eq: "x"}}, {author: {email: {eq: "a"}}}]}) { data { id } } }`, "author"},
+		{"filter under $not", "filters[$not][author][name][$eq]=a", `{ articles(filters: {not: {author: {name: {eq: "a"}}}}) { data { id } } }`, "author"},
+		{"bare relation", "filters[author][$null]=true", "", "author"},
+		{"two hops", "filters[category][articles][author][email][$eq]=a", "", "author"},
+		{"sort", "sort=author.email:asc", `{ articles(sort: "author.email:asc") { data { id } } }`, "author"},
+		{"populate filter", "populate[category][filters][articles][author][email][$eq]=a", "", "author"},
+	}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		denied := testenv.Start(t, db(t), testenv.Options{Permissions: map[string][]string{"public": append([]string{"api::category.category.find"}, articlesOnly...)}})
+		allowed := testenv.Start(t, db(t), testenv.Options{Permissions: map[string][]string{"public": append([]string{"api::category.category.find"}, withAuthors...)}})
+		for _, e := range []*testenv.Env{denied, allowed} {
+			seed(t, e)
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := denied.Do("GET", "/api/articles?"+escapeQuery(c.rest), nil)
+				if r.Status != 400 || r.ErrorName() != "ValidationError" || !strings.HasPrefix(r.ErrorMessage(), "Invalid key "+c.field) {
+					t.Errorf("REST without find on authors: %d %s", r.Status, r.Body)
+				}
+				if r := allowed.Do("GET", "/api/articles?"+escapeQuery(c.rest), nil); r.Status != 200 {
+					t.Errorf("REST with find on authors: %d %s", r.Status, r.Body)
+				}
+				if c.gql == "" {
+					return
+				}
+				r = denied.Do("POST", "/graphql", map[string]any{"query": c.gql})
+				if r.Status != 200 || !strings.Contains(string(r.Body), `"code":"BAD_USER_INPUT"`) ||
+					!strings.Contains(string(r.Body), "Invalid key "+c.field) || strings.Contains(string(r.Body), `"documentId"`) {
+					t.Errorf("GraphQL without find on authors: %d %s", r.Status, r.Body)
+				}
+				if r := allowed.Do("POST", "/graphql", map[string]any{"query": c.gql}); r.Status != 200 || strings.Contains(string(r.Body), `"errors"`) {
+					t.Errorf("GraphQL with find on authors: %d %s", r.Status, r.Body)
+				}
+			})
+		}
+	})
+}
+
+// seed writes an author with an email and an article pointing at them.
+func seed(t *testing.T, e *testenv.Env) {
+	t.Helper()
+	ctx := context.Background()
+	authors, _ := e.Engine.Route("authors")
+	a, err := e.Engine.Create(ctx, engine.AllowAll{}, authors, map[string]any{"name": "Ann", "email": "ann@example.com"}, engine.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	articles, _ := e.Engine.Route("articles")
+	if _, err := e.Engine.Create(ctx, engine.AllowAll{}, articles, map[string]any{"title": "Hello", "author": a.DocumentID}, engine.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// escapeQuery escapes the values of a readable query string.
+func escapeQuery(q string) string {
+	parts := strings.Split(q, "&")
+	for i, p := range parts {
+		k, v, _ := strings.Cut(p, "=")
+		parts[i] = k + "=" + url.QueryEscape(v)
+	}
+	return strings.Join(parts, "&")
+}
