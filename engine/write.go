@@ -43,6 +43,9 @@ func (e *Engine) save(ctx context.Context, acc Access, c Collection, action stri
 	if !acc.Can(c.Type.Action(action)) {
 		return nil, Forbidden()
 	}
+	if err := checkRelationWrites(c.Schema, acc, c.Type.Attributes, data, ""); err != nil {
+		return nil, err
+	}
 	locale, err := e.writeLocale(c.Type, opt.Locale)
 	if err != nil {
 		return nil, err
@@ -56,6 +59,92 @@ func (e *Engine) save(ctx context.Context, acc Access, c Collection, action stri
 		return nil, err
 	}
 	return shape(c.Type, out, nil), nil
+}
+
+// checkRelationWrites refuses a body that sets a relation whose target the
+// writer may not find: connecting by guessed ids would tell which exist.
+// It looks into components and dynamic zones too; values are validated
+// later, so only well-formed parts are looked at here.
+func checkRelationWrites(s *models.Schema, acc Access, attrs []*models.Attribute, data map[string]any, prefix string) error {
+	byName := make(map[string]*models.Attribute, len(attrs))
+	for _, a := range attrs {
+		byName[a.Name] = a
+	}
+	for k, v := range data {
+		a := byName[k]
+		if a == nil || v == nil {
+			continue
+		}
+		path := prefix + k
+		switch a.Type {
+		case models.TypeRelation:
+			if t := s.Type(a.Target); t != nil && !acc.Can(t.Action("find")) {
+				return InvalidKey(k, path, "body", "data")
+			}
+			if a.IsMorph() {
+				for _, item := range morphTargets(v) {
+					if t := s.Type(item); t != nil && !acc.Can(t.Action("find")) {
+						return InvalidKey(k, path, "body", "data")
+					}
+				}
+			}
+		case models.TypeComponent:
+			c := s.Component(a.Component)
+			for i, item := range asList(v) {
+				m, ok := item.(map[string]any)
+				if !ok || c == nil {
+					continue
+				}
+				sub := path + "."
+				if a.Repeatable {
+					sub = fmt.Sprintf("%s.%d.", path, i)
+				}
+				if err := checkRelationWrites(s, acc, c.Attributes, m, sub); err != nil {
+					return err
+				}
+			}
+		case models.TypeDynamicZone:
+			for i, item := range asList(v) {
+				m, ok := item.(map[string]any)
+				if !ok {
+					continue
+				}
+				uid, _ := m["__component"].(string)
+				if c := s.Component(uid); c != nil {
+					if err := checkRelationWrites(s, acc, c.Attributes, m, fmt.Sprintf("%s.%d.", path, i)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// morphTargets lists the __type of every item a polymorphic relation value
+// names, in any of its forms (an item, a list, connect/set/disconnect).
+func morphTargets(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case []any:
+			for _, it := range x {
+				walk(it)
+			}
+		case map[string]any:
+			if t, ok := x["__type"].(string); ok {
+				out = append(out, t)
+			}
+			for _, k := range []string{"connect", "set", "disconnect"} {
+				if it, ok := x[k]; ok {
+					walk(it)
+				}
+			}
+		}
+	}
+	walk(v)
+	return out
 }
 
 // Delete removes a document's versions in a locale (all with `*`) and the

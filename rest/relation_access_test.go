@@ -86,3 +86,56 @@ func escapeQuery(q string) string {
 	}
 	return strings.Join(parts, "&")
 }
+
+// TestRelationWritesNeedFindOnTheirTarget: setting a relation (a plain id,
+// connect, set, from either side) needs find on its target, in REST and in
+// GraphQL mutations; otherwise guessed ids would tell which documents exist.
+func TestRelationWritesNeedFindOnTheirTarget(t *testing.T) {
+	writer := []string{"api::article.article.find", "api::article.article.create", "api::article.article.update",
+		"api::category.category.create"}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		denied := testenv.Start(t, db(t), testenv.Options{Public: writer})
+		allowed := testenv.Start(t, db(t), testenv.Options{Public: append([]string{"api::author.author.find", "api::article.article.findOne"}, writer...)})
+		for _, e := range []*testenv.Env{denied, allowed} {
+			seed(t, e)
+			authors, _ := e.Engine.Route("authors")
+			res, err := e.Engine.Find(context.Background(), engine.AllowAll{}, authors, &engine.Query{})
+			if err != nil || len(res.Docs) != 1 {
+				t.Fatalf("authors: %v", err)
+			}
+			author := res.Docs[0].DocumentID
+			articles, _ := e.Engine.Route("articles")
+			all, _ := e.Engine.Find(context.Background(), engine.AllowAll{}, articles, &engine.Query{})
+			article := all.Docs[0].DocumentID
+			want := 400
+			if e == allowed {
+				want = 201
+			}
+			for _, body := range []map[string]any{
+				{"title": "plain", "author": author},
+				{"title": "connect", "author": map[string]any{"connect": []any{author}}},
+				{"title": "set", "author": map[string]any{"set": []any{map[string]any{"documentId": author}}}},
+			} {
+				r := e.Do("POST", "/api/articles", map[string]any{"data": body})
+				if r.Status != want || (want == 400 && !strings.HasPrefix(r.ErrorMessage(), "Invalid key author")) {
+					t.Errorf("%v (want %d): %d %s", body, want, r.Status, r.Body)
+				}
+			}
+			// The inverse side: a category listing articles needs find on articles.
+			r := e.Do("POST", "/api/categories", map[string]any{"data": map[string]any{"name": "c", "articles": []any{article}}})
+			if r.Status != 201 {
+				t.Errorf("category with articles (articles are findable): %d %s", r.Status, r.Body)
+			}
+			// The inverse side too.
+			blind := testenv.Start(t, db(t), testenv.Options{Public: []string{"api::category.category.create"}})
+			if r := blind.Do("POST", "/api/categories", map[string]any{"data": map[string]any{"name": "c", "articles": []any{article}}}); r.Status != 400 || !strings.HasPrefix(r.ErrorMessage(), "Invalid key articles") {
+				t.Errorf("category with articles (articles are not findable): %d %s", r.Status, r.Body)
+			}
+			g := e.Do("POST", "/graphql", map[string]any{"query": `mutation($a: ID) { createArticle(data: {title: "g", author: $a}) { data { id } } }`,
+				"variables": map[string]any{"a": author}})
+			if denied := e != allowed; denied != strings.Contains(string(g.Body), "Invalid key author") {
+				t.Errorf("GraphQL create (denied %v): %d %s", denied, g.Status, g.Body)
+			}
+		}
+	})
+}
