@@ -64,6 +64,9 @@ type Backend interface {
 	Migrate(ctx context.Context, s *models.Schema) error
 	List(ctx context.Context, ct *models.ContentType, q *ListQuery) ([]Row, error)
 	Count(ctx context.Context, ct *models.ContentType, q *ListQuery) (int64, error)
+	// FilterItems filters and orders the items of inline component lists,
+	// answering the kept items in order (list by list).
+	FilterItems(ctx context.Context, q *ItemQuery) ([]ItemRef, error)
 	// Write runs fn in one transaction; an error rolls everything back.
 	Write(ctx context.Context, fn func(tx Tx) error) error
 	Close() error

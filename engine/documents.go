@@ -137,11 +137,11 @@ func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []st
 	if err := e.checkLocale(ct, q.Locale); err != nil {
 		return nil, nil, err
 	}
-	f, err := resolveFilter(c.Schema, acc, ct, q.Filter)
+	f, err := resolveFilter(c.Schema, acc, scope{ct: ct}, q.Filter)
 	if err != nil {
 		return nil, nil, err
 	}
-	sorts, err := resolveSort(c.Schema, acc, ct, q.Sort)
+	sorts, err := resolveSort(c.Schema, acc, scope{ct: ct}, q.Sort)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,10 +42,10 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *P
 		if _, err := resolveFields(target, p.Fields); err != nil {
 			return err
 		}
-		if _, err := resolveFilter(s, acc, target, p.Filter); err != nil {
+		if _, err := resolveFilter(s, acc, scope{ct: target}, p.Filter); err != nil {
 			return err
 		}
-		if _, err := resolveSort(s, acc, target, p.Sort); err != nil {
+		if _, err := resolveSort(s, acc, scope{ct: target}, p.Sort); err != nil {
 			return err
 		}
 		return checkPopulate(s, acc, target, p.Populate)
@@ -201,11 +201,11 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 	tv, tl := p.scope(target, v, locale)
 	// checkPopulate validated these with the same reader; an error here
 	// must still never widen the read.
-	f, err := resolveFilter(p.schema, p.acc, target, sub.Filter)
+	f, err := resolveFilter(p.schema, p.acc, scope{ct: target}, sub.Filter)
 	if err != nil {
 		return err
 	}
-	sorts, err := resolveSort(p.schema, p.acc, target, sub.Sort)
+	sorts, err := resolveSort(p.schema, p.acc, scope{ct: target}, sub.Sort)
 	if err != nil {
 		return err
 	}
@@ -549,7 +549,7 @@ func (p *populator) scope(target *models.ContentType, v Version, locale string) 
 // fetch reads target documents by id, shaped and populated as sub asks.
 func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
 	tv, tl := p.scope(target, v, locale)
-	f, err := resolveFilter(p.schema, p.acc, target, sub.Filter)
+	f, err := resolveFilter(p.schema, p.acc, scope{ct: target}, sub.Filter)
 	if err != nil {
 		return nil, err
 	}

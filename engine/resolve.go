@@ -9,6 +9,13 @@ import (
 	"github.com/stratum-cms/stratum/models"
 )
 
+// scope is where a filter or sort path starts: a content-type's rows, or
+// the items of a component (a repeatable component's list in GraphQL).
+type scope struct {
+	ct   *models.ContentType
+	comp *models.Component
+}
+
 // systemFields are the fields every document row has.
 var systemFields = map[string]bool{"id": true, "documentId": true, "createdAt": true, "updatedAt": true, "publishedAt": true}
 
@@ -20,9 +27,9 @@ func isSystem(ct *models.ContentType, name string) bool {
 // and components, ending on a scalar or a system field. Going through a
 // relation needs the reader's find permission on its target, or the
 // filter or sort would tell what the reader may not read.
-func resolvePath(s *models.Schema, acc Access, ct *models.ContentType, path []string, param string) ([]Step, error) {
+func resolvePath(s *models.Schema, acc Access, in scope, path []string, param string) ([]Step, error) {
 	var steps []Step
-	var comp *models.Component
+	ct, comp := in.ct, in.comp
 	for i, name := range path {
 		full := strings.Join(path[:i+1], ".")
 		last := i == len(path)-1
@@ -84,7 +91,7 @@ func verb(param string) string {
 }
 
 // resolveFilter validates a filter tree against ct and coerces its values.
-func resolveFilter(s *models.Schema, acc Access, ct *models.ContentType, f Filter) (Filter, error) {
+func resolveFilter(s *models.Schema, acc Access, ct scope, f Filter) (Filter, error) {
 	switch f := f.(type) {
 	case nil:
 		return nil, nil
@@ -104,7 +111,7 @@ func resolveFilter(s *models.Schema, acc Access, ct *models.ContentType, f Filte
 	return nil, Errorf(KindValidation, "invalid filter")
 }
 
-func resolveList(s *models.Schema, acc Access, ct *models.ContentType, fs []Filter, mk func([]Filter) Filter) (Filter, error) {
+func resolveList(s *models.Schema, acc Access, ct scope, fs []Filter, mk func([]Filter) Filter) (Filter, error) {
 	out := make([]Filter, 0, len(fs))
 	for _, f := range fs {
 		r, err := resolveFilter(s, acc, ct, f)
@@ -116,7 +123,7 @@ func resolveList(s *models.Schema, acc Access, ct *models.ContentType, fs []Filt
 	return mk(out), nil
 }
 
-func resolveCond(s *models.Schema, acc Access, ct *models.ContentType, c *Cond) (Filter, error) {
+func resolveCond(s *models.Schema, acc Access, ct scope, c *Cond) (Filter, error) {
 	if !Operators[c.Op] {
 		return nil, InvalidKey(string(c.Op), strings.Join(c.Path, ".")+"."+string(c.Op), "query", "filters")
 	}
@@ -287,7 +294,7 @@ func scalarString(v any) (string, bool) {
 }
 
 // resolveSort validates sort paths; the last step must be a scalar.
-func resolveSort(s *models.Schema, acc Access, ct *models.ContentType, sorts []Sort) ([]Sort, error) {
+func resolveSort(s *models.Schema, acc Access, ct scope, sorts []Sort) ([]Sort, error) {
 	out := make([]Sort, 0, len(sorts))
 	for _, so := range sorts {
 		steps, err := resolvePath(s, acc, ct, so.Path, "sort")
@@ -387,10 +394,10 @@ func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
 // for a trusted caller (tools and tests); requests resolve theirs with the
 // reader's permissions in Find.
 func (e *Engine) ResolveFilter(c Collection, f Filter) (Filter, error) {
-	return resolveFilter(c.Schema, AllowAll{}, c.Type, f)
+	return resolveFilter(c.Schema, AllowAll{}, scope{ct: c.Type}, f)
 }
 
 // ResolveSort validates sort paths against a type for a trusted caller.
 func (e *Engine) ResolveSort(c Collection, s []Sort) ([]Sort, error) {
-	return resolveSort(c.Schema, AllowAll{}, c.Type, s)
+	return resolveSort(c.Schema, AllowAll{}, scope{ct: c.Type}, s)
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	gql "github.com/graphql-go/graphql"
+	"github.com/graphql-go/graphql/language/ast"
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
@@ -193,233 +193,88 @@ func scalarOps(path []string, v any) (engine.Filter, error) {
 	return combine(parts, false), nil
 }
 
+// itemsKey identifies the lists of one repeatable component field at one
+// level: the same field node has the same arguments for every parent.
+type itemsKey struct {
+	field  *ast.Field
+	status engine.Status
+}
+
+// itemBatch collects the lists of a field whose filters or sort the
+// engine applies in one query when the first of them is resolved.
+type itemBatch struct {
+	comp   *models.Component
+	filter engine.Filter
+	sorts  []engine.Sort
+	status engine.Status
+	lists  [][]json.RawMessage
+	done   bool
+	kept   [][]int
+	err    error
+}
+
 // componentList applies the filters, sort and pagination arguments of a
-// repeatable component field to its items, in memory: they are stored
-// inline in the document.
-func (b *builder) componentList(p gql.ResolveParams, c *models.Component, list []*compValue) (any, error) {
-	if m, ok := p.Args["filters"].(map[string]any); ok && len(m) > 0 {
-		kept := list[:0:0]
-		for _, cv := range list {
-			if b.matchComponent(c, cv, m) {
-				kept = append(kept, cv)
+// repeatable component field to its items. Filters and sorts go through
+// the engine's query compiler, as for documents, with every list of the
+// field at this level in one query; pagination is a window over the result.
+func (b *builder) componentList(p gql.ResolveParams, c *models.Component, items []json.RawMessage) (any, error) {
+	window := func(kept []int) (any, error) {
+		list := make([]*compValue, 0, len(kept))
+		for _, i := range kept {
+			if cv := b.decodeComponent(c, items[i]); cv != nil {
+				list = append(list, cv)
 			}
 		}
-		list = kept
+		start, end, err := b.srv.window(p.Args["pagination"], len(list))
+		if err != nil {
+			return nil, err
+		}
+		return list[start:end], nil
 	}
+	filters, _ := p.Args["filters"].(map[string]any)
 	sorts, err := parseSort(p.Args["sort"])
 	if err != nil {
 		return nil, err
 	}
-	if len(sorts) > 0 {
-		for _, so := range sorts {
-			if len(so.Path) != 1 || c.Attr(so.Path[0]) == nil || !c.Attr(so.Path[0]).IsScalar() {
-				return nil, engine.InvalidKey(strings.Join(so.Path, "."), strings.Join(so.Path, "."), "query", "sort")
-			}
+	if len(filters) == 0 && len(sorts) == 0 {
+		all := make([]int, len(items))
+		for i := range all {
+			all[i] = i
 		}
-		sort.SliceStable(list, func(i, j int) bool {
-			for _, so := range sorts {
-				x, y := decodeAny(list[i].m[so.Path[0]]), decodeAny(list[j].m[so.Path[0]])
-				if d := compareValues(x, y); d != 0 {
-					return (d < 0) != so.Desc
-				}
-			}
-			return false
-		})
+		return window(all)
 	}
-	start, end, err := b.srv.window(p.Args["pagination"], len(list))
-	if err != nil {
-		return nil, err
+	rq := reqFrom(p.Context)
+	if rq == nil {
+		return nil, fmt.Errorf("no request in the context")
 	}
-	return list[start:end], nil
-}
-
-func decodeAny(raw json.RawMessage) any {
-	if isNull(raw) {
-		return nil
+	st := engine.Published
+	if e, ok := p.Source.(*entity); ok {
+		st = e.status
 	}
-	d := json.NewDecoder(strings.NewReader(string(raw)))
-	d.UseNumber()
-	var v any
-	_ = d.Decode(&v)
-	return v
-}
-
-func (b *builder) matchComponent(c *models.Component, cv *compValue, m map[string]any) bool {
-	for k, v := range m {
-		switch k {
-		case "and":
-			list, _ := v.([]any)
-			for _, it := range list {
-				if im, ok := it.(map[string]any); ok && !b.matchComponent(c, cv, im) {
-					return false
-				}
-			}
-			continue
-		case "or":
-			list, _ := v.([]any)
-			matched := len(list) == 0
-			for _, it := range list {
-				if im, ok := it.(map[string]any); ok && b.matchComponent(c, cv, im) {
-					matched = true
-				}
-			}
-			if !matched {
-				return false
-			}
-			continue
-		case "not":
-			if im, ok := v.(map[string]any); ok && len(im) > 0 && b.matchComponent(c, cv, im) {
-				return false
-			}
-			continue
+	key := itemsKey{field: p.Info.FieldASTs[0], status: st}
+	bt := rq.items[key]
+	if bt == nil {
+		f, err := b.filter(c.UID, filters)
+		if err != nil {
+			return nil, err
 		}
-		a := c.Attr(k)
-		if a == nil {
-			return false
+		bt = &itemBatch{comp: c, filter: f, sorts: sorts, status: st}
+		if rq.items == nil {
+			rq.items = map[itemsKey]*itemBatch{}
 		}
-		im, _ := v.(map[string]any)
-		if a.Type == models.TypeComponent {
-			nc := b.ms.Component(a.Component)
-			raw := cv.m[k]
-			if a.Repeatable {
-				var items []json.RawMessage
-				_ = json.Unmarshal(raw, &items)
-				found := false
-				for _, it := range items {
-					if x := b.decodeComponent(nc, it); x != nil && b.matchComponent(nc, x, im) {
-						found = true
-					}
-				}
-				if !found {
-					return false
-				}
-			} else if x := b.decodeComponent(nc, raw); x == nil || !b.matchComponent(nc, x, im) {
-				return false
-			}
-			continue
-		}
-		if !matchScalar(decodeAny(cv.m[k]), im) {
-			return false
-		}
+		rq.items[key] = bt
 	}
-	return true
-}
-
-func matchScalar(val any, ops map[string]any) bool {
-	for op, arg := range ops {
-		if !matchOp(val, op, arg) {
-			return false
+	idx := len(bt.lists)
+	bt.lists = append(bt.lists, items)
+	ctx := p.Context
+	return func() (any, error) {
+		if !bt.done {
+			bt.done = true
+			bt.kept, bt.err = b.srv.eng.FilterItems(ctx, access(ctx), b.ms, bt.comp, bt.lists, bt.filter, bt.sorts, bt.status)
 		}
-	}
-	return true
-}
-
-func matchOp(val any, op string, arg any) bool {
-	s, as := fmt.Sprint(val), fmt.Sprint(arg)
-	switch op {
-	case "eq":
-		return val != nil && compareValues(val, arg) == 0
-	case "ne":
-		return val == nil || compareValues(val, arg) != 0
-	case "eqi":
-		return val != nil && strings.EqualFold(s, as)
-	case "nei":
-		return val == nil || !strings.EqualFold(s, as)
-	case "contains":
-		return val != nil && strings.Contains(s, as)
-	case "notContains":
-		return val == nil || !strings.Contains(s, as)
-	case "containsi":
-		return val != nil && strings.Contains(strings.ToLower(s), strings.ToLower(as))
-	case "notContainsi":
-		return val == nil || !strings.Contains(strings.ToLower(s), strings.ToLower(as))
-	case "startsWith":
-		return val != nil && strings.HasPrefix(s, as)
-	case "endsWith":
-		return val != nil && strings.HasSuffix(s, as)
-	case "gt":
-		return val != nil && compareValues(val, arg) > 0
-	case "gte":
-		return val != nil && compareValues(val, arg) >= 0
-	case "lt":
-		return val != nil && compareValues(val, arg) < 0
-	case "lte":
-		return val != nil && compareValues(val, arg) <= 0
-	case "null":
-		want, _ := arg.(bool)
-		return (val == nil) == want
-	case "notNull":
-		want, _ := arg.(bool)
-		return (val != nil) == want
-	case "in", "notIn":
-		list, _ := arg.([]any)
-		found := false
-		for _, x := range list {
-			found = found || (val != nil && compareValues(val, x) == 0)
+		if bt.err != nil {
+			return nil, bt.err
 		}
-		return found == (op == "in")
-	case "between":
-		list, _ := arg.([]any)
-		return len(list) == 2 && val != nil && compareValues(val, list[0]) >= 0 && compareValues(val, list[1]) <= 0
-	case "and", "or":
-		list, _ := arg.([]any)
-		n := 0
-		for _, x := range list {
-			if val != nil && compareValues(val, x) == 0 {
-				n++
-			}
-		}
-		if op == "and" {
-			return n == len(list)
-		}
-		return n > 0 || len(list) == 0
-	case "not":
-		m, _ := arg.(map[string]any)
-		return !matchScalar(val, m)
-	}
-	return false
-}
-
-// compareValues orders two scalar values: numerically when both are
-// numbers, as booleans, else as strings (ISO dates order as strings).
-func compareValues(a, b any) int {
-	if a == nil || b == nil {
-		switch {
-		case a == nil && b == nil:
-			return 0
-		case a == nil:
-			return -1
-		}
-		return 1
-	}
-	fa, oka := toFloat(a)
-	fb, okb := toFloat(b)
-	if oka && okb {
-		switch {
-		case fa < fb:
-			return -1
-		case fa > fb:
-			return 1
-		}
-		return 0
-	}
-	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
-}
-
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case string:
-		f, err := strconv.ParseFloat(x, 64)
-		return f, err == nil
-	}
-	return 0, false
+		return window(bt.kept[idx])
+	}, nil
 }

@@ -408,7 +408,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 			_, _ = w.Write(out)
 			return
 		}
-		rq.deferred, rq.loaders = map[*ast.Field]bool{}, map[loaderKey]*batch{}
+		rq.deferred, rq.loaders, rq.items = map[*ast.Field]bool{}, map[loaderKey]*batch{}, nil
 	}
 	if s.cfg.ApolloServer.Tracing {
 		ctx = startTrace(ctx)

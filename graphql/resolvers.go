@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
@@ -30,6 +31,8 @@ type request struct {
 	// into the parent's populate (same relation, other arguments).
 	deferred map[*ast.Field]bool
 	loaders  map[loaderKey]*batch
+	// items batches the filtered repeatable component lists of one field.
+	items map[itemsKey]*itemBatch
 }
 
 type ctxKey int
@@ -521,13 +524,7 @@ func (b *builder) resolveComponent(a *models.Attribute) gql.FieldResolveFn {
 			}
 			var items []json.RawMessage
 			_ = json.Unmarshal(raw, &items)
-			list := make([]*compValue, 0, len(items))
-			for _, it := range items {
-				if cv := b.decodeComponent(c, it); cv != nil {
-					list = append(list, cv)
-				}
-			}
-			return b.componentList(p, c, list)
+			return b.componentList(p, c, items)
 		})
 	}
 }
@@ -630,4 +627,15 @@ func FindDocument(ctx context.Context, uid, documentID string, q *engine.Query) 
 	}
 	doc, err := rq.srv.eng.FindOne(ctx, access(ctx), rq.b.collection(t), documentID, q)
 	return rq.b.response(t, doc, err, q.Status, q.Locale, q.Populate)
+}
+
+func decodeAny(raw json.RawMessage) any {
+	if isNull(raw) {
+		return nil
+	}
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	var v any
+	_ = d.Decode(&v)
+	return v
 }

@@ -71,7 +71,7 @@ func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, e
 		conds = append(conds, c.refCond(q.RefAttr, q.RefIDs))
 	}
 	if q.Filter != nil {
-		f, err := c.filter(q.Filter, "t0", q.Version)
+		f, err := c.filter(q.Filter, "t0", "", q.Version)
 		if err != nil {
 			return "", err
 		}
@@ -114,31 +114,33 @@ func (c *compiler) refCond(a *models.Attribute, ids []string) string {
 	return "EXISTS (SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + " WHERE " + c.d.ArrayText(el) + in + ")"
 }
 
-func (c *compiler) filter(f engine.Filter, alias string, v engine.Version) (string, error) {
+// filter compiles a filter tree on the row alias; base, when set, is the
+// JSON value (a component item) its paths start in.
+func (c *compiler) filter(f engine.Filter, alias, base string, v engine.Version) (string, error) {
 	switch f := f.(type) {
 	case engine.And:
-		return c.join(f, " AND ", "1=1", alias, v)
+		return c.join(f, " AND ", "1=1", alias, base, v)
 	case engine.Or:
-		return c.join(f, " OR ", "1=0", alias, v)
+		return c.join(f, " OR ", "1=0", alias, base, v)
 	case engine.Not:
-		inner, err := c.filter(f.Filter, alias, v)
+		inner, err := c.filter(f.Filter, alias, base, v)
 		if err != nil {
 			return "", err
 		}
 		return "NOT (" + inner + ")", nil
 	case *engine.Cond:
-		return c.cond(f, f.Steps, alias, "", v)
+		return c.cond(f, f.Steps, alias, base, v)
 	}
 	return "", fmt.Errorf("unknown filter node %T", f)
 }
 
-func (c *compiler) join(fs []engine.Filter, sep, empty, alias string, v engine.Version) (string, error) {
+func (c *compiler) join(fs []engine.Filter, sep, empty, alias, base string, v engine.Version) (string, error) {
 	if len(fs) == 0 {
 		return empty, nil
 	}
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		s, err := c.filter(f, alias, v)
+		s, err := c.filter(f, alias, base, v)
 		if err != nil {
 			return "", err
 		}

@@ -29,6 +29,10 @@ type Dialect interface {
 	// ItemElements is like ArrayElements but also takes a single object as
 	// a list of one (polymorphic relations store morphToOne as an object).
 	ItemElements(jsonExpr, alias string) string
+	// ListItems is the FROM list that turns a bound JSON array of arrays
+	// into rows lists.value (one list) and alias.value (one item), with
+	// the 0-based positions of both.
+	ListItems(param, lists, alias string) (from, listIndex, itemIndex string)
 	// ArrayText is the text of an ArrayElements element.
 	ArrayText(alias string) string
 	// ArrayObjectText extracts key of an ArrayElements object element.
@@ -87,6 +91,10 @@ func (postgresDialect) ArrayElements(j, alias string) string {
 func (postgresDialect) ItemElements(j, alias string) string {
 	return "jsonb_array_elements(CASE jsonb_typeof(" + j + ") WHEN 'array' THEN " + j + " WHEN 'object' THEN jsonb_build_array(" + j + ") ELSE '[]'::jsonb END) AS " + alias + "(value)"
 }
+func (postgresDialect) ListItems(param, l, a string) (string, string, string) {
+	return "jsonb_array_elements(" + param + "::jsonb) WITH ORDINALITY AS " + l + "(value, ord) CROSS JOIN LATERAL " +
+		"jsonb_array_elements(" + l + ".value) WITH ORDINALITY AS " + a + "(value, ord)", l + ".ord - 1", a + ".ord - 1"
+}
 func (postgresDialect) ArrayText(alias string) string { return "(" + alias + ".value #>> '{}')" }
 func (postgresDialect) ArrayObjectText(alias, key string) string {
 	return alias + ".value->>" + lit(key)
@@ -129,6 +137,9 @@ func (sqliteDialect) ArrayElements(j, alias string) string {
 }
 func (sqliteDialect) ItemElements(j, alias string) string {
 	return "json_each(CASE json_type(" + j + ") WHEN 'array' THEN " + j + " WHEN 'object' THEN json_array(json(" + j + ")) ELSE '[]' END) AS " + alias
+}
+func (sqliteDialect) ListItems(param, l, a string) (string, string, string) {
+	return "json_each(" + param + ") AS " + l + ", json_each(" + l + ".value) AS " + a, l + ".key", a + ".key"
 }
 func (sqliteDialect) ArrayText(alias string) string { return alias + ".value" }
 func (sqliteDialect) ArrayObjectText(alias, key string) string {
