@@ -207,6 +207,9 @@ func coerce(st Step, op Op, v any, field string) (any, error) {
 	if !ok {
 		return nil, Errorf(KindValidation, "Invalid value for %q: expected a single value", field)
 	}
+	if badText(s) {
+		return nil, BadTextError("filter value")
+	}
 	if stringOps[op] {
 		return s, nil
 	}

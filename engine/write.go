@@ -43,6 +43,9 @@ func (e *Engine) save(ctx context.Context, acc Access, c Collection, action stri
 	if !acc.Can(c.Type.Action(action)) {
 		return nil, Forbidden()
 	}
+	if err := CheckText(data, "body"); err != nil {
+		return nil, err
+	}
 	if err := checkRelationWrites(c.Schema, acc, c.Type.Attributes, data, ""); err != nil {
 		return nil, err
 	}

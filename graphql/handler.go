@@ -328,6 +328,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		body = bytes.TrimSpace(body)
+		if len(body) > 0 && r.Header.Get("Content-Type") == "" {
+			writeErrors(w, http.StatusUnsupportedMediaType, requestError(codeBadRequest,
+				"POST body must be JSON (Content-Type: application/json)", nil))
+			return
+		}
 		if len(body) > 0 && body[0] == '[' {
 			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest,
 				"Batched requests are not supported: send one operation per request", nil))
@@ -345,6 +350,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.TrimSpace(p.Query) == "" {
 		writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "POST body missing a query: send {\"query\": \"...\"}", nil))
 		return
+	}
+	// NUL and invalid UTF-8 never reach the database: not in the JSON,
+	// nor written as \u0000 in the GraphQL source or its variables.
+	for _, t := range []string{p.Query, string(p.Variables), p.OperationName} {
+		err := engine.CheckJSONText([]byte(t), "request")
+		if err == nil {
+			err = engine.CheckText(t, "request")
+		}
+		if err != nil {
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, engine.AsError(err).Message, nil))
+			return
+		}
 	}
 	principal, err := s.authn.Authenticate(r)
 	if err != nil {

@@ -42,6 +42,13 @@ func (s *Server) readBody(c echo.Context) ([]byte, error) {
 	if len(body) == 0 {
 		return nil, nil
 	}
+	if ct == "" { // a body with no type is not taken for JSON
+		return nil, &engine.Error{Kind: engine.KindUnsupportedMediaType,
+			Message: "Unsupported Media Type: send the body as application/json"}
+	}
+	if err := engine.CheckJSONText(body, "body"); err != nil {
+		return nil, err
+	}
 	return body, checkDepth(body)
 }
 

@@ -5,6 +5,7 @@ package rest
 import (
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -66,6 +67,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
 			return err
 		}}))
+	ec.Pre(checkRequestText)
 	ec.GET("/_health", s.health)
 
 	// Types are looked up per request in the current registry snapshot, so
@@ -137,4 +139,29 @@ func principal(c echo.Context) engine.Access {
 
 func (s *Server) methodNotAllowed(c echo.Context) error {
 	return &engine.Error{Kind: engine.KindMethodNotAllowed, Message: "Method Not Allowed"}
+}
+
+// checkRequestText refuses a NUL byte or invalid UTF-8 in the path, the
+// query string and the headers Stratum reads, for every route (GraphQL
+// included), before anything is parsed.
+func checkRequestText(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if err := engine.CheckText(r.URL.Path, "path"); err != nil {
+			return err
+		}
+		if q, err := url.QueryUnescape(r.URL.RawQuery); err == nil {
+			if err := engine.CheckText(q, "query string"); err != nil {
+				return err
+			}
+		} else if err := engine.CheckText(r.URL.RawQuery, "query string"); err != nil {
+			return err
+		}
+		for _, h := range []string{"Authorization", "Content-Type", "Strapi-Response-Format", "X-Forwarded-For"} {
+			if err := engine.CheckText(r.Header.Get(h), "header "+h); err != nil {
+				return err
+			}
+		}
+		return next(c)
+	}
 }
