@@ -79,6 +79,10 @@ type apiConfig struct {
 		MaxLimit     *int   `json:"maxLimit"`
 		WithCount    *bool  `json:"withCount"`
 		MaxBodySize  int64  `json:"maxBodySize"`
+		// Limits of one read request (engine.DefaultLimits when unset).
+		MaxPopulateDepth int   `json:"maxPopulateDepth"`
+		MaxRows          int   `json:"maxRows"`
+		MaxResponseBytes int64 `json:"maxResponseBytes"`
 	} `json:"rest"`
 }
 
@@ -217,7 +221,8 @@ func readJSON(dir, name string, v any) error {
 
 // engineConfig is the content API's settings of config/api.json.
 func (a apiConfig) engineConfig() engine.Config {
-	ecfg := engine.Config{DefaultLimit: a.Rest.DefaultLimit, MaxLimit: 100, WithCount: true}
+	ecfg := engine.Config{DefaultLimit: a.Rest.DefaultLimit, MaxLimit: 100, WithCount: true,
+		Limits: engine.Limits{MaxPopulateDepth: a.Rest.MaxPopulateDepth, MaxRows: a.Rest.MaxRows, MaxResponseBytes: a.Rest.MaxResponseBytes}}
 	if a.Rest.MaxLimit != nil {
 		ecfg.MaxLimit = *a.Rest.MaxLimit
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/stratum-cms/stratum/models"
 )
@@ -62,6 +63,7 @@ func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (
 	if !acc.Can(ct.Action("find")) {
 		return nil, Forbidden()
 	}
+	ctx = e.WithBudget(ctx)
 	lq, fields, err := e.listQuery(acc, c, q)
 	if err != nil {
 		return nil, err
@@ -71,7 +73,7 @@ func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (
 		return nil, err
 	}
 	lq.Start, lq.Limit = start, limit
-	rows, err := e.store.List(ctx, ct, lq)
+	rows, err := e.list(ctx, ct, lq)
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +87,9 @@ func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (
 	}
 	docs, err := e.shapeAll(ctx, acc, c, rows, fields, q.Populate, lq)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSize(ctx, docs); err != nil {
 		return nil, err
 	}
 	return &Result{Docs: docs, Meta: meta}, nil
@@ -107,6 +112,7 @@ func (e *Engine) FindSingle(ctx context.Context, acc Access, c Collection, q *Qu
 }
 
 func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []string, q *Query) (*Document, error) {
+	ctx = e.WithBudget(ctx)
 	lq, fields, err := e.listQuery(acc, c, q)
 	if err != nil {
 		return nil, err
@@ -115,7 +121,7 @@ func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []stri
 		return nil, NotFound() // `*` selects nothing when reading one document
 	}
 	lq.DocumentIDs, lq.Limit = ids, 1
-	rows, err := e.store.List(ctx, c.Type, lq)
+	rows, err := e.list(ctx, c.Type, lq)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +130,9 @@ func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []stri
 	}
 	docs, err := e.shapeAll(ctx, acc, c, rows, fields, q.Populate, lq)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSize(ctx, docs); err != nil {
 		return nil, err
 	}
 	return docs[0], nil
@@ -160,6 +169,11 @@ func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []st
 		if ct.Localized {
 			q.Populate[localizationsField] = &Populate{}
 		}
+	}
+	if d := populateDepth(q.Populate); d > e.cfg.Limits.MaxPopulateDepth {
+		return nil, nil, &Error{Kind: KindValidation,
+			Message: fmt.Sprintf("populate is %d levels deep; at most %d are allowed", d, e.cfg.Limits.MaxPopulateDepth),
+			Details: map[string]any{"limit": "maxPopulateDepth", "max": e.cfg.Limits.MaxPopulateDepth}}
 	}
 	if err := checkPopulate(c.Schema, acc, ct, q.Populate); err != nil {
 		return nil, nil, err

@@ -14,6 +14,8 @@ type Config struct {
 	// Locales are the configured locales (config/plugins.json i18n); the
 	// default locale is always one of them.
 	Locales []string
+	// Limits bound one read request (zero values take DefaultLimits).
+	Limits Limits
 }
 
 // Access decides whether the caller may perform an action such as
@@ -47,6 +49,7 @@ func New(reg *Registry, store Backend, cfg Config) *Engine {
 	if cfg.DefaultLocale == "" {
 		cfg.DefaultLocale = "en"
 	}
+	cfg.Limits = cfg.Limits.orDefaults()
 	return &Engine{Registry: reg, store: store, cfg: cfg, now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}
 }
 

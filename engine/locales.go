@@ -52,7 +52,7 @@ func (p *populator) localizations(ct *models.ContentType, rows []Row, docs []*Do
 		ids = append(ids, rows[i].DocumentID)
 	}
 	fields, _ := resolveFields(ct, sub.Fields)
-	trows, err := p.e.store.List(p.ctx, ct, &ListQuery{Version: v, Locale: AllLocales, Limit: -1, DocumentIDs: ids})
+	trows, err := p.e.list(p.ctx, ct, &ListQuery{Version: v, Locale: AllLocales, Limit: -1, DocumentIDs: ids})
 	if err != nil {
 		return err
 	}

@@ -197,7 +197,7 @@ func (p *populator) morphInverse(ct *models.ContentType, a *models.Attribute, ro
 	for i := range rows {
 		lq.RefIDs = append(lq.RefIDs, rows[i].DocumentID)
 	}
-	trows, err := p.e.store.List(p.ctx, target, lq)
+	trows, err := p.e.list(p.ctx, target, lq)
 	if err != nil {
 		return err
 	}

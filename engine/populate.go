@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 
 	"github.com/stratum-cms/stratum/models"
@@ -236,7 +237,7 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 			lq.RefIDs = append(lq.RefIDs, rows[i].DocumentID)
 		}
 	}
-	trows, err := p.e.store.List(p.ctx, target, lq)
+	trows, err := p.e.list(p.ctx, target, lq)
 	if err != nil {
 		return err
 	}
@@ -275,12 +276,16 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 		r := Related{Name: a.Name, IsList: a.IsToMany()}
 		list := make([]*Document, 0, len(ids[i]))
 		if ordered { // the query's order, not the stored one
-			for _, t := range trows {
-				for _, id := range ids[i] {
-					if id == t.DocumentID {
-						list = append(list, tdocs[pos[id]])
-						break
-					}
+			ps := make([]int, 0, len(ids[i]))
+			for _, id := range ids[i] {
+				if at, ok := pos[id]; ok {
+					ps = append(ps, at)
+				}
+			}
+			slices.Sort(ps)
+			for k, at := range ps {
+				if k == 0 || ps[k-1] != at {
+					list = append(list, tdocs[at])
 				}
 			}
 		} else {
@@ -555,7 +560,7 @@ func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []strin
 	}
 	fields, _ := resolveFields(target, sub.Fields)
 	nested := expand(target.Attributes, sub.Populate, sub.All)
-	rows, err := p.e.store.List(p.ctx, target, &ListQuery{Version: tv, Locale: tl, Filter: f, Limit: -1, DocumentIDs: ids, WithExtra: len(nested) > 0})
+	rows, err := p.e.list(p.ctx, target, &ListQuery{Version: tv, Locale: tl, Filter: f, Limit: -1, DocumentIDs: ids, WithExtra: len(nested) > 0})
 	if err != nil {
 		return nil, err
 	}

@@ -416,9 +416,15 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		writeErrors(w, http.StatusMethodNotAllowed, requestError(codeBadRequest, "Can only perform a mutation operation from a POST request.", nil))
 		return
 	}
-	ctx := context.WithValue(r.Context(), requestKey, rq)
+	base := context.WithValue(r.Context(), requestKey, rq)
+	// One budget of rows and bytes for every read the operation makes;
+	// past it the answer is that one error, never partial data.
+	ctx := s.eng.WithBudget(base)
 	if s.fastEligible(op) {
 		if out, _, ok := s.fastExecute(ctx, rq, b, op); ok {
+			if s.overBudget(w, ctx) {
+				return
+			}
 			s.fastRuns.Add(1)
 			w.Header().Set("Content-Type", "application/json; charset=utf-8")
 			w.WriteHeader(http.StatusOK)
@@ -426,11 +432,15 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 			return
 		}
 		rq.deferred, rq.loaders, rq.items = map[*ast.Field]bool{}, map[loaderKey]*batch{}, nil
+		ctx = s.eng.WithBudget(base) // what the abandoned run read is not counted twice
 	}
 	if s.cfg.ApolloServer.Tracing {
 		ctx = startTrace(ctx)
 	}
 	res := gql.Execute(gql.ExecuteParams{Schema: b.schema, AST: doc, OperationName: p.OperationName, Args: vars, Context: ctx})
+	if s.overBudget(w, ctx) {
+		return
+	}
 	errs := make([]gqlError, 0, len(res.Errors))
 	for _, e := range res.Errors {
 		errs = append(errs, s.formatError(e))
@@ -537,4 +547,15 @@ func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
 		return &preparedDoc{status: http.StatusBadRequest, errs: errs}
 	}
 	return &preparedDoc{doc: doc, nulls: nulls}
+}
+
+// overBudget answers a 400 with the limit's error alone when the
+// operation passed its budget of rows or bytes.
+func (s *Server) overBudget(w http.ResponseWriter, ctx context.Context) bool {
+	e := engine.BudgetError(ctx)
+	if e == nil {
+		return false
+	}
+	writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, e.Message, nil))
+	return true
 }
