@@ -44,6 +44,9 @@ type Config struct {
 	MaxBodySize int64 `json:"maxBodySize"` // bytes, 1 MiB when 0
 	MaxFields   int   `json:"maxFields"`   // field selections once fragments are expanded, 2000 when 0
 	MaxAliases  int   `json:"maxAliases"`  // 200 when 0
+	// MaxCost bounds an operation's estimated cost (cost.go): 100000 when
+	// 0, -1 turns the limit off.
+	MaxCost int `json:"maxCost"`
 	// Declarative customisations: contentTypes and resolversConfig (see
 	// customize.go).
 	declarative
@@ -97,6 +100,13 @@ func (c *Config) maxAliases() int {
 		return 200
 	}
 	return c.MaxAliases
+}
+
+func (c *Config) maxCost() int {
+	if c.MaxCost == 0 {
+		return 100000
+	}
+	return c.MaxCost
 }
 
 func (c *Config) playground() bool { return c.Env != "production" || c.PlaygroundAlways }
@@ -545,6 +555,9 @@ func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
 			errs[i] = requestError(codeValidation, e.Message, e.Locations)
 		}
 		return &preparedDoc{status: http.StatusBadRequest, errs: errs}
+	}
+	if e := s.checkCost(&b.schema, doc); e != nil {
+		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{*e}}
 	}
 	return &preparedDoc{doc: doc, nulls: nulls}
 }

@@ -99,8 +99,9 @@ func ruleError(ctx *gql.ValidationContext, msg string, nodes ...ast.Node) {
 }
 
 // depthRule is graphql-depth-limit's rule (which Strapi uses) as a
-// graphql-go validation rule: fields with a selection deeper than max fail
-// the operation; leaves and introspection fields are not counted.
+// graphql-go validation rule: a field (a leaf too) below max levels of
+// selections fails the operation; what is under an introspection field is
+// not counted.
 func depthRule(max int) gql.ValidationRuleFn {
 	return func(ctx *gql.ValidationContext) *gql.ValidationRuleInstance {
 		var depth func(s *ast.SelectionSet, sofar int, seen map[string]bool) (int, ast.Node)
@@ -112,11 +113,14 @@ func depthRule(max int) gql.ValidationRuleFn {
 			for _, sel := range s.Selections {
 				switch x := sel.(type) {
 				case *ast.Field:
-					if x.SelectionSet == nil || (x.Name != nil && strings.HasPrefix(x.Name.Value, "__")) {
-						continue
-					}
+					// As graphql-depth-limit: every field is checked where it
+					// stands, leaves included, before introspection fields
+					// and leaves are left out of the depth below.
 					if sofar > max {
 						return sofar, x
+					}
+					if x.SelectionSet == nil || (x.Name != nil && strings.HasPrefix(x.Name.Value, "__")) {
+						continue
 					}
 					d, bad := depth(x.SelectionSet, sofar+1, seen)
 					if bad != nil {

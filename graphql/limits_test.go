@@ -29,6 +29,10 @@ func TestLimits(t *testing.T) {
 		eq(t, "depth status", r.Status, 400)
 		eq(t, "depth code", r.errCode(), "GRAPHQL_VALIDATION_FAILED")
 		eq(t, "depth message", r.errMessage(), "'Deep' exceeds maximum operation depth of 5")
+		// Leaves count, as in graphql-depth-limit: a leaf at depth 6 is too deep.
+		leaf := `query Leaf { articles { data { attributes { category { data { attributes { name } } } } } } }`
+		eq(t, "leaf too deep", e.q(leaf, nil).errMessage(), "'Leaf' exceeds maximum operation depth of 5")
+		e.ok(`query Five { articles { data { attributes { category { data { id } } } } } }`, nil)
 		frag := `query F { articles { ...A } } fragment A on ArticleEntityResponseCollection { data { attributes { category { data { attributes { articles { data { id } } } } } } } }`
 		eq(t, "depth through fragments", e.q(frag, nil).errCode(), "GRAPHQL_VALIDATION_FAILED")
 		e.ok(`{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`, nil) // introspection is not counted
@@ -66,4 +70,48 @@ func TestLimits(t *testing.T) {
 		r = e.post(`not json`)
 		eq(t, "bad JSON", r.Status, 400)
 	})
+}
+
+// TestCost: an operation's estimated cost (each field once per time it is
+// resolved: list sizes multiply along a path, aliases add up) is checked
+// before it runs, from the document alone.
+func TestCost(t *testing.T) {
+	nested := func(alias, p string) string {
+		return alias + `articles(pagination: ` + p + `) { data { attributes { tags(pagination: ` + p + `) { data { attributes {
+			articles(pagination: ` + p + `) { data { id } } } } } } } }`
+	}
+	each(t, options{}, func(t *testing.T, e *env) {
+		e.blog()
+		cases := []struct {
+			name, query string
+			vars        map[string]any
+			refused     bool
+		}{
+			{"three nested lists of 100", `{ ` + nested("", "{limit: 100}") + ` }`, nil, true},
+			{"three nested lists of 25 (cost 33,001)", `{ ` + nested("", "{limit: 25}") + ` }`, nil, false},
+			{"aliases add up", `{ ` + nested("a: ", "{limit: 25}") + nested(" b: ", "{limit: 25}") + nested(" c: ", "{limit: 25}") +
+				nested(" d: ", "{limit: 25}") + ` }`, nil, true},
+			{"a variable counts as amountLimit", `query($p: PaginationArg) { ` + nested("", "$p") + ` }`, map[string]any{"p": map[string]any{"limit": 1}}, true},
+			{"limit -1 counts as amountLimit", `{ ` + nested("", "{limit: -1}") + ` }`, nil, true},
+			{"through a fragment", `{ articles(pagination: {limit: 100}) { data { ...A } } } fragment A on ArticleEntity { attributes {
+				tags(pagination: {limit: 100}) { data { attributes { articles(pagination: {limit: 100}) { data { id } } } } } } }`, nil, true},
+		}
+		for _, c := range cases {
+			r := e.q(c.query, c.vars)
+			refused := r.Status == 400 && strings.Contains(r.errMessage(), "estimated cost")
+			if refused != c.refused {
+				t.Errorf("%s: refused %v, want %v: %d %.300s", c.name, refused, c.refused, r.Status, r.Body)
+			}
+		}
+	})
+	small := start(t, dbSQLite(t), options{cfg: Config{MaxCost: 50}})
+	small.blog()
+	if r := small.q(`{ articles { data { id } } }`, nil); r.Status != 400 || r.errMessage() != "The query's estimated cost is 51 "+
+		"(each field once for every time it is resolved; list sizes multiply along a path and aliases add up); the limit is 50" {
+		t.Errorf("maxCost 50: %d %s", r.Status, r.Body)
+	}
+	small.ok(`{ articles(pagination: {limit: 10}) { data { id } } }`, nil)
+	off := start(t, dbSQLite(t), options{cfg: Config{MaxCost: -1}})
+	off.blog()
+	off.ok(`{ `+nested("", "{limit: 100}")+` }`, nil)
 }
