@@ -109,13 +109,14 @@ func (a *App) build(files engine.SchemaFiles) error {
 		return err
 	}
 	eng.UseMedia(a.Upload)
+	// One trust setting for every client address (auth.ClientIP).
 	rcfg := cfg.Rest
-	rcfg.Uploads = a.Upload
+	rcfg.Uploads, rcfg.TrustProxy = a.Upload, cfg.Proxy
 	a.HTTP = rest.New(rcfg, eng, a.Auth, a.log)
 	// The GraphQL schema becomes part of every registry snapshot: a schema
 	// GraphQL cannot serve stops the start, and a change to one is refused.
 	gcfg := cfg.GraphQL
-	gcfg.Logger = a.log
+	gcfg.Logger, gcfg.TrustProxy = a.log, cfg.Proxy
 	if a.GraphQL, err = graphql.New(gcfg, eng, a.Auth, graphql.UsersPermissions(a.Auth)); err != nil {
 		return fmt.Errorf("graphql: %w", err)
 	}

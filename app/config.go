@@ -145,7 +145,6 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(dir, ".tmp", "data.db")
 	}
-	c.Rest.TrustProxy, c.GraphQL.TrustProxy = c.Proxy, c.Proxy
 	c.Auth.Env, c.GraphQL.Env = c.Env, c.Env
 	c.Auth.Getenv = getenv
 	c.Upload.Dir = filepath.Join(dir, "public", "uploads")

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -81,5 +82,58 @@ func TestPrincipalScopes(t *testing.T) {
 	}
 	if !(&Principal{scope: scopeFull}).Can("anything") || (*Principal)(nil).Can("x") {
 		t.Fatal("full access / nil")
+	}
+}
+
+// TestLimiterEvictsTheOldest: past its size the limiter forgets the least
+// recently used key, so a flood of fresh keys never resets the count of a
+// key in use.
+func TestLimiterEvictsTheOldest(t *testing.T) {
+	now := time.Unix(0, 0)
+	l := NewLimiter(RateLimitConfig{Max: 2, Interval: time.Minute}, func() time.Time { return now })
+	l.maxKeys = 3
+	if !l.Allow("a") || !l.Allow("a") || l.Allow("a") {
+		t.Fatal("a: two attempts, then refused")
+	}
+	for i, k := range []string{"b", "c", "d", "e", "f"} {
+		l.Allow(k)
+		if l.Allow("a") {
+			t.Fatalf("after %d fresh keys the count of a was reset", i+1)
+		}
+		if n := l.order.Len(); n > 3 || len(l.buckets) != n {
+			t.Fatalf("%d keys kept (map %d), at most 3", n, len(l.buckets))
+		}
+	}
+	now = now.Add(time.Minute)
+	if !l.Allow("a") {
+		t.Fatal("a is refilled after an interval")
+	}
+}
+
+func TestClientIP(t *testing.T) {
+	cases := []struct {
+		trust bool
+		xff   []string
+		want  string
+	}{
+		{false, []string{"203.0.113.9"}, "192.0.2.1"},
+		{true, nil, "192.0.2.1"},
+		{true, []string{"203.0.113.9"}, "203.0.113.9"},
+		{true, []string{"1.2.3.4, 203.0.113.9"}, "203.0.113.9"},   // the client wrote 1.2.3.4
+		{true, []string{"203.0.113.9, 10.0.0.2"}, "203.0.113.9"},  // 10.0.0.2 is a proxy
+		{true, []string{"1.2.3.4", "203.0.113.9"}, "203.0.113.9"}, // two header lines
+		{true, []string{"10.0.0.1, 127.0.0.1"}, "10.0.0.1"},
+		{true, []string{"2001:db8::1, ::1"}, "2001:db8::1"},
+		{true, []string{"1.2.3.4, junk"}, "junk"},
+	}
+	for _, c := range cases {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = "192.0.2.1:5555"
+		for _, h := range c.xff {
+			r.Header.Add("X-Forwarded-For", h)
+		}
+		if got := ClientIP(r, c.trust); got != c.want {
+			t.Errorf("trust %v, %q: %q, want %q", c.trust, c.xff, got, c.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"container/list"
 	"sync"
 	"time"
 
@@ -25,16 +26,20 @@ const maxLimiterKeys = 100_000
 // client address, as Strapi keys them). Each key is a token bucket of Max
 // tokens refilled over Interval: Max attempts at once, then one each
 // Interval/Max. It is per node, like Strapi's default in-memory store.
+// At most maxKeys keys are kept: past that the least recently used one is
+// forgotten (a flood of fresh keys never resets anyone else's count).
 type Limiter struct {
-	cfg RateLimitConfig
-	now func() time.Time
+	cfg     RateLimitConfig
+	now     func() time.Time
+	maxKeys int
 
-	mu        sync.Mutex
-	buckets   map[string]*bucket
-	lastSweep time.Time
+	mu      sync.Mutex
+	buckets map[string]*list.Element // of *bucket, most recent first
+	order   *list.List
 }
 
 type bucket struct {
+	key  string
 	lim  *rate.Limiter
 	seen time.Time
 }
@@ -50,7 +55,7 @@ func NewLimiter(cfg RateLimitConfig, now func() time.Time) *Limiter {
 	if now == nil {
 		now = time.Now
 	}
-	return &Limiter{cfg: cfg, now: now, buckets: map[string]*bucket{}}
+	return &Limiter{cfg: cfg, now: now, maxKeys: maxLimiterKeys, buckets: map[string]*list.Element{}, order: list.New()}
 }
 
 // Allow records an attempt for key and reports whether it may go on.
@@ -64,27 +69,26 @@ func (l *Limiter) Allow(key string) bool {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if now.Sub(l.lastSweep) >= l.cfg.Interval || len(l.buckets) >= maxLimiterKeys {
-		l.sweep(now)
+	// Buckets unused for an interval are full again: forget them.
+	for e := l.order.Back(); e != nil && now.Sub(e.Value.(*bucket).seen) >= l.cfg.Interval; e = l.order.Back() {
+		l.remove(e)
 	}
-	b := l.buckets[key]
-	if b == nil {
-		b = &bucket{lim: rate.NewLimiter(rate.Every(l.cfg.Interval/time.Duration(l.cfg.Max)), l.cfg.Max)}
-		l.buckets[key] = b
+	el := l.buckets[key]
+	if el == nil {
+		if l.order.Len() >= l.maxKeys {
+			l.remove(l.order.Back())
+		}
+		el = l.order.PushFront(&bucket{key: key, lim: rate.NewLimiter(rate.Every(l.cfg.Interval/time.Duration(l.cfg.Max)), l.cfg.Max)})
+		l.buckets[key] = el
+	} else {
+		l.order.MoveToFront(el)
 	}
+	b := el.Value.(*bucket)
 	b.seen = now
 	return b.lim.AllowN(now, 1)
 }
 
-// sweep forgets buckets unused for an interval (they are full again).
-func (l *Limiter) sweep(now time.Time) {
-	l.lastSweep = now
-	for k, b := range l.buckets {
-		if now.Sub(b.seen) >= l.cfg.Interval {
-			delete(l.buckets, k)
-		}
-	}
-	if len(l.buckets) >= maxLimiterKeys { // a flood of distinct keys: start over rather than grow
-		l.buckets = map[string]*bucket{}
-	}
+func (l *Limiter) remove(e *list.Element) {
+	l.order.Remove(e)
+	delete(l.buckets, e.Value.(*bucket).key)
 }

@@ -2,12 +2,9 @@ package graphql
 
 import (
 	"context"
-	"net"
 	"strconv"
-	"strings"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
 )
 
 // UsersPermissions adapts the auth service to Accounts: register, login and
@@ -17,34 +14,19 @@ func UsersPermissions(svc *auth.Service) Accounts { return upAccounts{svc: svc} 
 
 type upAccounts struct{ svc *auth.Service }
 
-// clientIP is the caller's address: the first X-Forwarded-For entry when
-// the server trusts its proxy, else the connection's.
-func clientIP(ctx context.Context) string {
-	r := HTTPRequest(ctx)
-	if r == nil {
-		return ""
-	}
-	if rq := reqFrom(ctx); rq != nil && rq.srv.cfg.TrustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			return strings.TrimSpace(first)
-		}
-	}
-	ip, _, _ := net.SplitHostPort(r.RemoteAddr)
-	return ip
-}
-
-// limit applies the auth service's rate limiter, as REST does on
-// /api/auth/local: per identifier, operation and client address.
+// limit counts an attempt with the auth service's limiter, under the same
+// keys as REST (/api/auth/local, /api/auth/local/register), so the two
+// APIs share one count per identifier and client.
 func (a upAccounts) limit(ctx context.Context, id, op string) error {
-	if id == "" {
-		id = "unknownIdentifier"
+	trust := false
+	if rq := reqFrom(ctx); rq != nil {
+		trust = rq.srv.cfg.TrustProxy
 	}
-	ip := clientIP(ctx)
-	if l := a.svc.Limiter(); l != nil && !l.Allow(strings.ToLower(id)+":graphql."+op+":"+ip) {
-		return &engine.Error{Kind: engine.KindRateLimit, Message: "Too many requests, please try again later."}
+	action := "/api/auth/local"
+	if op == "register" {
+		action += "/register"
 	}
-	return nil
+	return a.svc.LoginAttempt(HTTPRequest(ctx), trust, id, action)
 }
 
 func (a upAccounts) Register(ctx context.Context, in RegisterInput) (*AuthPayload, error) {

@@ -48,14 +48,8 @@ func (s *Server) rateLimit(c echo.Context, body map[string]any) error {
 	if id == "" {
 		id, _ = body["email"].(string)
 	}
-	if id == "" {
-		id = "unknownIdentifier"
-	}
 	p := strings.TrimRight(strings.ToLower(path.Clean(c.Request().URL.Path)), "/")
-	if !s.svc.Limiter().Allow(strings.ToLower(id) + ":" + p + ":" + c.RealIP()) {
-		return &engine.Error{Kind: engine.KindRateLimit, Message: "Too many requests, please try again later."}
-	}
-	return nil
+	return s.svc.LoginAttempt(c.Request(), s.cfg.TrustProxy, id, p)
 }
 
 // POST /api/auth/local: {identifier, password} → {jwt, user}.

@@ -395,6 +395,35 @@ func TestRateLimitClientAddress(t *testing.T) {
 	})
 }
 
+// TestRateLimitSpoofedForwardedFor: behind a proxy, entries a client writes
+// to the left of the proxy's own do not give it fresh counts, and REST and
+// GraphQL logins share one count per identifier and client.
+func TestRateLimitSpoofedForwardedFor(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{Rest: rest.Config{TrustProxy: true}, Auth: auth.Config{RateLimit: auth.RateLimitConfig{Max: 3, Interval: time.Minute}}})
+		xff := func(i int) string { return fmt.Sprintf("198.51.100.%d, 203.0.113.9", i) }
+		for i := range 2 {
+			if r := e.Do("POST", "/api/auth/local", map[string]any{"identifier": "ada", "password": "nope-nope"}, "X-Forwarded-For", xff(i)); r.Status != 400 {
+				t.Fatalf("attempt %d: %d %s", i, r.Status, r.Body)
+			}
+		}
+		q := map[string]any{"query": `mutation { login(input: {identifier: "ada", password: "nope-nope"}) { jwt } }`}
+		if r := e.Do("POST", "/graphql", q, "X-Forwarded-For", xff(7)); strings.Contains(string(r.Body), "Too many requests") {
+			t.Fatalf("third attempt, through GraphQL: %s", r.Body)
+		}
+		if r := e.Do("POST", "/graphql", q, "X-Forwarded-For", xff(8)); !strings.Contains(string(r.Body), "Too many requests") {
+			t.Fatalf("fourth attempt, through GraphQL: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("POST", "/api/auth/local", map[string]any{"identifier": "ada", "password": "nope-nope"}, "X-Forwarded-For", xff(9)); r.Status != 429 {
+			t.Fatalf("fifth attempt, through REST: %d %s", r.Status, r.Body)
+		}
+		// Another client is counted apart.
+		if r := e.Do("POST", "/api/auth/local", map[string]any{"identifier": "ada", "password": "nope-nope"}, "X-Forwarded-For", "203.0.113.10"); r.Status != 400 {
+			t.Fatalf("another client: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
 // TestImportedStrapiUser: a user row carried over from Strapi (bcryptjs
 // hashes, $2a$ or $2b$) logs in.
 func TestImportedStrapiUser(t *testing.T) {

@@ -58,10 +58,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	ec := echo.New()
 	ec.HideBanner, ec.HidePort = true, true
 	ec.HTTPErrorHandler = errorHandler(log)
-	ec.IPExtractor = echo.ExtractIPDirect()
-	if cfg.TrustProxy {
-		ec.IPExtractor = echo.ExtractIPFromXFFHeader()
-	}
+	ec.IPExtractor = func(r *http.Request) string { return auth.ClientIP(r, cfg.TrustProxy) }
 	ec.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))

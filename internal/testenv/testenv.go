@@ -89,7 +89,7 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 				c.Engine.MaxLimit = 100
 			}
 			c.Engine.WithCount = true
-			c.Rest = o.Rest
+			c.Rest, c.Proxy = o.Rest, o.Rest.TrustProxy
 			acfg := o.Auth
 			acfg.Permissions = c.Auth.Permissions
 			if acfg.Getenv == nil {
