@@ -165,8 +165,8 @@ func (s *Schema) addType(t *ContentType, tables map[string]string) error {
 		return defErr(src, "", "collectionName %q must be letters, digits and _ (at most 55)", t.CollectionName)
 	}
 	lt := strings.ToLower(t.CollectionName)
-	if strings.HasPrefix(lt, "stratum_") {
-		return defErr(src, "", "collectionName %q: the stratum_ prefix is reserved", t.CollectionName)
+	if IsReservedTable(lt) {
+		return defErr(src, "", "collectionName %q is reserved: Stratum or the database keeps a table of that name (prefixes stratum_, sqlite_ and pg_, and up_users, up_roles, up_permissions)", t.CollectionName)
 	}
 	if o, ok := tables[lt]; ok {
 		return defErr(src, "", "collectionName %q is already used by %s", t.CollectionName, o)
@@ -385,3 +385,15 @@ func checkDefault(a *Attribute) error {
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// systemTables are the tables of users-permissions, which keep Strapi's
+// names (so a Strapi database reads as it is); Stratum's other tables all
+// start with stratum_.
+var systemTables = map[string]bool{"up_users": true, "up_roles": true, "up_permissions": true}
+
+// IsReservedTable reports whether a content-type may not use a table name:
+// Stratum's own tables, and the prefixes SQLite and PostgreSQL keep.
+func IsReservedTable(name string) bool {
+	n := strings.ToLower(name)
+	return systemTables[n] || strings.HasPrefix(n, "stratum_") || strings.HasPrefix(n, "sqlite_") || strings.HasPrefix(n, "pg_")
+}

@@ -102,9 +102,15 @@ func TestBuildRefusesTypeLevelProblems(t *testing.T) {
 	if _, err := Build([]*ContentType{badKind}, nil); err == nil || !strings.Contains(err.Error(), "unknown kind") {
 		t.Fatalf("bad kind: %v", err)
 	}
-	table := ct(t, "api::e.e", `{"collectionName":"stratum_meta","info":{"singularName":"e","pluralName":"es"},"attributes":{}}`)
-	if _, err := Build([]*ContentType{table}, nil); err == nil || !strings.Contains(err.Error(), "reserved") {
-		t.Fatalf("system table name: %v", err)
+	for _, name := range []string{"stratum_meta", "up_users", "UP_Roles", "up_permissions", "sqlite_master", "pg_class"} {
+		table := ct(t, "api::e.e", `{"collectionName":"`+name+`","info":{"singularName":"e","pluralName":"es"},"attributes":{}}`)
+		if _, err := Build([]*ContentType{table}, nil); err == nil || !strings.Contains(err.Error(), "reserved") {
+			t.Errorf("system table name %s: %v", name, err)
+		}
+	}
+	ok := ct(t, "api::e.e", `{"collectionName":"up_votes","info":{"singularName":"e","pluralName":"es"},"attributes":{}}`)
+	if _, err := Build([]*ContentType{ok}, nil); err != nil {
+		t.Errorf("up_votes: %v", err)
 	}
 	if _, err := ParseContentType("api::f.f", "f.json", []byte(`{"attributes":{"a":{"type":"string"},"a":{"type":"text"}}}`)); err == nil {
 		t.Fatal("duplicate attribute accepted")

@@ -96,3 +96,22 @@ func TestDefinitionsAdminAPI(t *testing.T) {
 		}
 	})
 }
+
+// TestReservedTableNames: a type may not take one of Stratum's own tables
+// (it used to be a 500); the admin API says why.
+func TestReservedTableNames(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{})
+		h := bearer(adminJWT(t, e))
+		for _, table := range []string{"up_users", "up_roles", "up_permissions", "stratum_meta", "sqlite_sequence", "pg_type"} {
+			body := strings.Replace(noteSchema, `"collectionName":"notes"`, `"collectionName":"`+table+`"`, 1)
+			body = strings.Replace(body, `,"box":{"type":"component","component":"parts.box"}`, "", 1)
+			if r := e.Do("POST", "/admin/content-types", body, h...); r.Status != 400 || !strings.Contains(r.ErrorMessage(), "is reserved") {
+				t.Errorf("%s: %d %s", table, r.Status, r.Body)
+			}
+		}
+		if r := e.Do("GET", "/api/users/count", nil); r.Status == 500 {
+			t.Fatalf("users after the refusals: %d %s", r.Status, r.Body)
+		}
+	})
+}
