@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/stratum-cms/stratum/models"
 )
@@ -49,8 +51,13 @@ func (w *writer) mediaValue(a *models.Attribute, v any, old any, path []string) 
 		return old
 	}
 	for _, id := range ids {
-		if _, ok := found[id]; !ok {
+		f, ok := found[id]
+		if !ok {
 			w.errs.Add(path, id, "%s: file %d not found", a.Name, id)
+			return old
+		}
+		if kind := mediaKind(f); !allowedMedia(a.AllowedTypes, kind) {
+			w.errs.Add(path, id, "%s: file %d is one of the %s, and only %s are allowed", a.Name, id, kind, strings.Join(a.AllowedTypes, ", "))
 			return old
 		}
 	}
@@ -220,4 +227,26 @@ func (p *populator) loadFiles(ids []int64) error {
 		p.files[id] = f
 	}
 	return nil
+}
+
+// mediaKind is the allowedTypes family of a file: images, videos, audios,
+// or files for every other type.
+func mediaKind(file json.RawMessage) string {
+	var f struct {
+		Mime string `json:"mime"`
+	}
+	_ = json.Unmarshal(file, &f)
+	switch t, _, _ := strings.Cut(f.Mime, "/"); t {
+	case "image":
+		return "images"
+	case "video":
+		return "videos"
+	case "audio":
+		return "audios"
+	}
+	return "files"
+}
+
+func allowedMedia(allowed []string, kind string) bool {
+	return len(allowed) == 0 || slices.Contains(allowed, kind)
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 
@@ -35,8 +37,38 @@ func (s *Server) uploadRoutes(ec *echo.Echo, g *echo.Group) {
 	g.GET("/upload/files/:id", s.fileHandler(upload.ActionFindOne, up.Get, http.StatusOK))
 	g.DELETE("/upload/files/:id", s.fileHandler(upload.ActionDestroy, up.Delete, http.StatusOK))
 	// Files are public by URL, as with Strapi's local provider; the folder
-	// holds generated names only.
-	ec.Static("/uploads", up.Dir())
+	// holds generated names only. No file may act as a page of the site.
+	ec.GET("/uploads*", echo.StaticDirectoryHandler(echo.MustSubFS(ec.Filesystem, up.Dir()), !ec.EnablePathUnescapingStaticFiles), inertFiles)
+}
+
+// inertFiles serves uploads so that none can run script as the API's
+// origin: the type is never sniffed, a sandbox CSP forbids scripts and
+// plugins wherever the file is opened, and the types a browser renders as
+// a document (HTML, SVG, XML, PDF, ...) are downloaded, not shown.
+func inertFiles(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox")
+		h.Set("Cross-Origin-Resource-Policy", "cross-origin")
+		if !inlineSafe(mime.TypeByExtension(path.Ext(c.Request().URL.Path))) {
+			h.Set("Content-Disposition", "attachment")
+		}
+		return next(c)
+	}
+}
+
+// inlineSafe lists the types shown in place: images other than SVG, audio,
+// video and plain text. Everything else is an attachment.
+func inlineSafe(typ string) bool {
+	t, _, _ := strings.Cut(strings.ToLower(typ), ";")
+	switch {
+	case t == "image/svg+xml":
+		return false
+	case strings.HasPrefix(t, "image/"), strings.HasPrefix(t, "audio/"), strings.HasPrefix(t, "video/"):
+		return true
+	}
+	return t == "text/plain"
 }
 
 func (s *Server) fileHandler(action string, fn func(ctx context.Context, id int64) (*upload.File, error), status int) echo.HandlerFunc {

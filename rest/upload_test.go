@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stratum-cms/stratum/internal/testenv"
@@ -106,9 +107,20 @@ func TestUploadAndMedia(t *testing.T) {
 			t.Fatalf("update info: %d %s", status, body)
 		}
 
-		// Media attributes: single, multiple, and inside a component.
+		// Media attributes: single, multiple, and inside a component. The
+		// gallery takes images and videos only (allowedTypes).
+		if r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Text in a gallery",
+			"gallery": []any{txtID}}}); r.Status != 400 {
+			t.Fatalf("a text file in an images gallery: %d %s", r.Status, r.Body)
+		}
+		status, body = uploadFiles(t, e, "", map[string][]byte{"second.png": pngOf(3, 3)}, "")
+		var second []map[string]any
+		if status != 201 || json.Unmarshal(body, &second) != nil {
+			t.Fatalf("second image: %d %s", status, body)
+		}
+		secondID := int64(second[0]["id"].(float64))
 		r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "With media",
-			"cover": imgID, "gallery": []any{txtID, map[string]any{"id": imgID}}, "seo": map[string]any{"metaTitle": "m", "shareImage": imgID}}})
+			"cover": imgID, "gallery": []any{secondID, map[string]any{"id": imgID}}, "seo": map[string]any{"metaTitle": "m", "shareImage": imgID}}})
 		if r.Status != 201 {
 			t.Fatalf("attach: %d %s", r.Status, r.Body)
 		}
@@ -116,7 +128,7 @@ func TestUploadAndMedia(t *testing.T) {
 		got := e.Do("GET", "/api/articles/"+id+"?populate[cover]=true&populate[gallery]=true&populate[seo][populate]=shareImage", nil)
 		d := got.Data()
 		if d["cover"].(map[string]any)["id"] != float64(imgID) || len(d["gallery"].([]any)) != 2 ||
-			d["gallery"].([]any)[0].(map[string]any)["name"] != "notes.txt" || d["seo"].(map[string]any)["shareImage"].(map[string]any)["id"] != float64(imgID) {
+			d["gallery"].([]any)[0].(map[string]any)["name"] != "second.png" || d["seo"].(map[string]any)["shareImage"].(map[string]any)["id"] != float64(imgID) {
 			t.Fatalf("populated media: %s", got.Body)
 		}
 		if r := e.Do("GET", "/api/articles/"+id+"?populate=*", nil); r.Data()["cover"] == nil {
@@ -125,7 +137,7 @@ func TestUploadAndMedia(t *testing.T) {
 		if r := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{"cover": 999999}}); r.Status != 400 {
 			t.Fatalf("unknown file: %d %s", r.Status, r.Body)
 		}
-		if r := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{"gallery": map[string]any{"disconnect": []any{txtID}}}}); r.Status != 200 {
+		if r := e.Do("PUT", "/api/articles/"+id, map[string]any{"data": map[string]any{"gallery": map[string]any{"disconnect": []any{secondID}}}}); r.Status != 200 {
 			t.Fatalf("disconnect: %d %s", r.Status, r.Body)
 		}
 		if g := e.Do("GET", "/api/articles/"+id+"?populate=gallery", nil).Data()["gallery"].([]any); len(g) != 1 {
@@ -180,6 +192,53 @@ func TestUploadNeedsPermission(t *testing.T) {
 		}
 		if r := e.Do("GET", "/api/upload/files", nil); r.Status != 403 {
 			t.Fatalf("list without permission: %d", r.Status)
+		}
+	})
+}
+
+// TestUploadsCannotActAsPages: an uploaded HTML or SVG file opened from its
+// URL cannot run script as the API's origin; images still show in place.
+// Media attributes take only the families their allowedTypes name.
+func TestUploadsCannotActAsPages(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: append(testenv.AllActions(t, ""), uploadActions...)})
+		files := map[string][]byte{
+			"page.html": []byte("<!doctype html><html><body><script>alert(document.cookie)</script></body></html>"),
+			"logo.svg":  []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`),
+			"pixel.png": pngOf(2, 2),
+		}
+		urls := map[string]string{}
+		ids := map[string]float64{}
+		for name, data := range files {
+			status, body := uploadFiles(t, e, "", map[string][]byte{name: data}, "")
+			var out []map[string]any
+			if status != 201 || json.Unmarshal(body, &out) != nil || len(out) != 1 {
+				t.Fatalf("upload %s: %d %s", name, status, body)
+			}
+			urls[name], ids[name] = out[0]["url"].(string), out[0]["id"].(float64)
+		}
+		for name, url := range urls {
+			res, err := http.Get(e.URL + url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			h := res.Header
+			if res.StatusCode != 200 || h.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(h.Get("Content-Security-Policy"), "sandbox") {
+				t.Errorf("%s: %d %v", name, res.StatusCode, h)
+			}
+			attachment := h.Get("Content-Disposition") == "attachment"
+			if want := name != "pixel.png"; attachment != want {
+				t.Errorf("%s: Content-Disposition %q (%s)", name, h.Get("Content-Disposition"), h.Get("Content-Type"))
+			}
+		}
+		// cover takes images only; an HTML file is a 400 naming the rule.
+		r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "x", "cover": ids["page.html"]}})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "only images are allowed") {
+			t.Errorf("html as cover: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "y", "cover": ids["pixel.png"]}}); r.Status != 201 {
+			t.Errorf("png as cover: %d %s", r.Status, r.Body)
 		}
 	})
 }
