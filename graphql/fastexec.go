@@ -639,5 +639,5 @@ func (fx *fastExec) encode(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	}
-	return fx.rq.encode(b, v, nil)
+	return fx.rq.encode(b, v, nil, nil)
 }

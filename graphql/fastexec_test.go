@@ -42,6 +42,12 @@ func TestFastExecutorMatchesGraphqlGo(t *testing.T) {
 			{`query($id: ID!) { article(id: $id) { data { id } } }`, nil},
 			{`{ __typename articles { __typename data { __typename } } }`, nil},
 			{`{ articles(sort: "views") { data { id attributes { category { data { attributes { articles(sort: "nosuch") { data { id } } } } } tags(pagination: {page: 1, limit: 1}) { data { id } } } } } }`, nil},
+			// Found by the differential test: graphql-go's maps were ordered
+			// without @skip/@include and without fragments' type conditions.
+			{`query($s: Boolean = true) { articles(sort: "views") { data { attributes @skip(if: true) { title } id attributes {
+				... @include(if: false) { title views } views title @skip(if: $s) kind } } } }`, nil},
+			{`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { blocks { ... on ComponentSharedQuote { body }
+				... on ComponentSharedRichText { id body } ...Z } } } } } fragment Z on ComponentSharedSeo { metaTitle ... on ComponentSharedSeo { id } }`, nil},
 		}
 		for _, q := range queries {
 			a, b := fast.q(q.q, q.vars), slow.q(q.q, q.vars)

@@ -30,6 +30,9 @@ type request struct {
 	// into the parent's populate (same relation, other arguments).
 	deferred map[*ast.Field]bool
 	loaders  map[loaderKey]*batch
+	// opVars are the variables with their definitions' defaults, for
+	// @skip and @include when graphql-go's answer is encoded.
+	opVars map[string]any
 }
 
 type ctxKey int
