@@ -244,19 +244,20 @@ func opVariables(op *ast.OperationDefinition, vars map[string]any) map[string]an
 	return out
 }
 
-// included evaluates @skip and @include with the operation's variables.
+// included evaluates @skip and @include with the operation's variables, as
+// graphql-go does.
 func (rq *request) included(dirs []*ast.Directive) bool {
-	for _, d := range dirs {
-		name := d.Name.Value
-		if name != "skip" && name != "include" {
+	skip, include := skipInclude(dirs)
+	for _, d := range []*ast.Directive{skip, include} {
+		if d == nil {
 			continue
 		}
 		for _, a := range d.Arguments {
 			if a.Name.Value != "if" {
 				continue
 			}
-			cond, _ := literalValue(a.Value, rq.opVars).(bool)
-			if (name == "skip" && cond) || (name == "include" && !cond) {
+			cond, ok := literalValue(a.Value, rq.opVars).(bool)
+			if ok && ((d == skip && cond) || (d == include && !cond)) {
 				return false
 			}
 		}

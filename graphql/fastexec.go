@@ -280,9 +280,9 @@ func (fx *fastExec) value(v ast.Value, t gql.Type) any {
 }
 
 func (fx *fastExec) included(dirs []*ast.Directive) bool {
-	for _, d := range dirs {
-		name := d.Name.Value
-		if name != "skip" && name != "include" {
+	skip, include := skipInclude(dirs)
+	for _, d := range []*ast.Directive{skip, include} {
+		if d == nil {
 			continue
 		}
 		cond := false
@@ -301,11 +301,29 @@ func (fx *fastExec) included(dirs []*ast.Directive) bool {
 				cond = b
 			}
 		}
-		if (name == "skip" && cond) || (name == "include" && !cond) {
+		if (d == skip && cond) || (d == include && !cond) {
 			return false
 		}
 	}
 	return true
+}
+
+// skipInclude picks the @skip and the @include that count: graphql-go
+// accepts a directive repeated on one selection (the spec's validation
+// refuses it) and reads the last one.
+func skipInclude(dirs []*ast.Directive) (skip, include *ast.Directive) {
+	for _, d := range dirs {
+		if d == nil || d.Name == nil {
+			continue
+		}
+		switch d.Name.Value {
+		case "skip":
+			skip = d
+		case "include":
+			include = d
+		}
+	}
+	return skip, include
 }
 
 func (fx *fastExec) applies(cond *ast.Named, t *gql.Object) bool {

@@ -48,6 +48,10 @@ func TestFastExecutorMatchesGraphqlGo(t *testing.T) {
 				... @include(if: false) { title views } views title @skip(if: $s) kind } } } }`, nil},
 			{`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { blocks { ... on ComponentSharedQuote { body }
 				... on ComponentSharedRichText { id body } ...Z } } } } } fragment Z on ComponentSharedSeo { metaTitle ... on ComponentSharedSeo { id } }`, nil},
+			// graphql-go reads the last @skip and the last @include of a
+			// selection (the spec's validation would refuse the repetition).
+			{`query($t: Boolean = true, $f: Boolean = false) { articles(sort: "views") { data { id @skip(if: true) @include(if: $t) @skip(if: $f)
+				attributes { title @include(if: false) @include(if: true) views @skip(if: $t) @skip(if: false) @include(if: false) } } } }`, nil},
 		}
 		for _, q := range queries {
 			a, b := fast.q(q.q, q.vars), slow.q(q.q, q.vars)
