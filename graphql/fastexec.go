@@ -274,9 +274,38 @@ func (fx *fastExec) value(v ast.Value, t gql.Type) any {
 		if !ok {
 			return nil
 		}
-		return fx.b.b.rawValue(raw, t)
+		return dropNullFields(fx.b.b.rawValue(raw, t), t)
 	}
-	return fx.b.b.inputValue(fx.rq, v, t)
+	return dropNullFields(fx.b.b.inputValue(fx.rq, v, t), t)
+}
+
+// dropNullFields removes the null fields of input objects, as graphql-go's
+// coercion of arguments does (only mutation data, which the fast executor
+// never runs, reads them).
+func dropNullFields(v any, t gql.Type) any {
+	if nn, ok := t.(*gql.NonNull); ok {
+		t = nn.OfType
+	}
+	switch tt := t.(type) {
+	case *gql.List:
+		if l, ok := v.([]any); ok {
+			for i, it := range l {
+				l[i] = dropNullFields(it, tt.OfType)
+			}
+		}
+	case *gql.InputObject:
+		if m, ok := v.(map[string]any); ok {
+			fields := tt.Fields()
+			for k, x := range m {
+				if x == nil {
+					delete(m, k)
+				} else if f := fields[k]; f != nil {
+					m[k] = dropNullFields(x, f.Type)
+				}
+			}
+		}
+	}
+	return v
 }
 
 func (fx *fastExec) included(dirs []*ast.Directive) bool {

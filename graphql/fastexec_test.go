@@ -52,6 +52,11 @@ func TestFastExecutorMatchesGraphqlGo(t *testing.T) {
 			// selection (the spec's validation would refuse the repetition).
 			{`query($t: Boolean = true, $f: Boolean = false) { articles(sort: "views") { data { id @skip(if: true) @include(if: $t) @skip(if: $f)
 				attributes { title @include(if: false) @include(if: true) views @skip(if: $t) @skip(if: false) @include(if: false) } } } }`, nil},
+			// graphql-go drops the null fields of input objects in arguments,
+			// written or in variables.
+			{`{ articles(sort: "views", filters: {views: {lt: null}, or: [{title: {eq: null}}]}) { data { id } } }`, nil},
+			{`query($f: ArticleFiltersInput) { articles(sort: "views", filters: $f) { data { id } } }`,
+				map[string]any{"f": map[string]any{"views": map[string]any{"gte": nil}, "and": []any{map[string]any{"title": nil}}, "tags": nil}}},
 		}
 		for _, q := range queries {
 			a, b := fast.q(q.q, q.vars), slow.q(q.q, q.vars)
