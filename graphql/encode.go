@@ -197,12 +197,12 @@ func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Fi
 					out = append(out, x)
 				}
 			case *ast.InlineFragment:
-				if rq.included(x.Directives) && applies(x.TypeCondition, t) {
+				if rq.included(x.Directives) && rq.applies(x.TypeCondition, t) {
 					walk(x.SelectionSet)
 				}
 			case *ast.FragmentSpread:
 				fd := rq.fragments[x.Name.Value]
-				if fd == nil || seen[x.Name.Value] || !rq.included(x.Directives) || !applies(fd.TypeCondition, t) {
+				if fd == nil || seen[x.Name.Value] || !rq.included(x.Directives) || !rq.applies(fd.TypeCondition, t) {
 					continue
 				}
 				seen[x.Name.Value] = true
@@ -217,16 +217,26 @@ func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Fi
 }
 
 // applies tells whether a type condition applies to an object of type t.
-func applies(cond *ast.Named, t *gql.Object) bool {
+func (rq *request) applies(cond *ast.Named, t *gql.Object) bool {
 	if cond == nil || t == nil || cond.Name.Value == t.Name() {
 		return true
+	}
+	if rq.schema != nil {
+		if u, ok := rq.schema.Type(cond.Name.Value).(*gql.Union); ok {
+			for _, o := range u.Types() {
+				if o.Name() == t.Name() {
+					return true
+				}
+			}
+			return false
+		}
 	}
 	for _, i := range t.Interfaces() {
 		if i.Name() == cond.Name.Value {
 			return true
 		}
 	}
-	return false // another object, or a union t is not a member of
+	return false
 }
 
 // opVariables are the request's variables with the defaults of op's

@@ -48,6 +48,8 @@ func TestFastExecutorMatchesGraphqlGo(t *testing.T) {
 				... @include(if: false) { title views } views title @skip(if: $s) kind } } } }`, nil},
 			{`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { blocks { ... on ComponentSharedQuote { body }
 				... on ComponentSharedRichText { id body } ...Z } } } } } fragment Z on ComponentSharedSeo { metaTitle ... on ComponentSharedSeo { id } }`, nil},
+			{`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { blocks { ... on ArticleBlocksDynamicZone { ... on ComponentSharedQuote { title } }
+				...U ... on ComponentSharedQuote { body title } } } } } } fragment U on ArticleBlocksDynamicZone { ... on ComponentSharedRichText { body } }`, nil},
 			// graphql-go reads the last @skip and the last @include of a
 			// selection (the spec's validation would refuse the repetition).
 			{`query($t: Boolean = true, $f: Boolean = false) { articles(sort: "views") { data { id @skip(if: true) @include(if: $t) @skip(if: $f)

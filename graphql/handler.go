@@ -413,7 +413,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 	var root gql.Type
 	if op != nil {
 		sets = []*ast.SelectionSet{op.SelectionSet}
-		rq.opVars = opVariables(op, rq.vars)
+		rq.opVars, rq.schema = opVariables(op, rq.vars), &b.schema
 		if op.Operation == ast.OperationTypeMutation {
 			root = b.schema.MutationType()
 		} else if op.Operation == ast.OperationTypeQuery {

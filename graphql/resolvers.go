@@ -33,6 +33,7 @@ type request struct {
 	// opVars are the variables with their definitions' defaults, for
 	// @skip and @include when graphql-go's answer is encoded.
 	opVars map[string]any
+	schema *gql.Schema
 }
 
 type ctxKey int
