@@ -71,7 +71,9 @@ type fastExec struct {
 type collectKey struct {
 	t     *gql.Object
 	first *ast.SelectionSet
-	n     int
+	// rest names the other selection sets of a field selected more than
+	// once (merged): two such fields may share their first set only.
+	rest string
 }
 
 type collectedFields struct {
@@ -377,7 +379,14 @@ func (fx *fastExec) collect(t *gql.Object, sets []*ast.SelectionSet) ([]string, 
 	if len(sets) == 0 {
 		return nil, nil
 	}
-	ck := collectKey{t: t, first: sets[0], n: len(sets)}
+	ck := collectKey{t: t, first: sets[0]}
+	if len(sets) > 1 {
+		var rest []byte
+		for _, s := range sets[1:] {
+			rest = fmt.Appendf(rest, "%p,", s)
+		}
+		ck.rest = string(rest)
+	}
 	if c := fx.collected[ck]; c != nil {
 		return c.keys, c.groups
 	}

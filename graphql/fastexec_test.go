@@ -54,6 +54,10 @@ func TestFastExecutorMatchesGraphqlGo(t *testing.T) {
 			// selection (the spec's validation would refuse the repetition).
 			{`query($t: Boolean = true, $f: Boolean = false) { articles(sort: "views") { data { id @skip(if: true) @include(if: $t) @skip(if: $f)
 				attributes { title @include(if: false) @include(if: true) views @skip(if: $t) @skip(if: false) @include(if: false) } } } }`, nil},
+			// Found by FuzzFastExecutor: merged selections that share their
+			// first selection set (a fragment's) shared collected fields.
+			{`query($v: Boolean!) { articles(sort: "views") { a: data { ...E @include(if: $v) attributes { __typename } } data { ...E attributes { views } } } }
+				fragment E on ArticleEntity { attributes { title } }`, map[string]any{"v": true}},
 			// graphql-go drops the null fields of input objects in arguments,
 			// written or in variables.
 			{`{ articles(sort: "views", filters: {views: {lt: null}, or: [{title: {eq: null}}]}) { data { id } } }`, nil},
