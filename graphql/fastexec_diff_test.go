@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,8 +68,15 @@ type diffPair struct {
 	ids        map[string][]string // GraphQL type name -> documentIds, drafts included
 }
 
-func newDiffPair(t testing.TB, dbURL string) *diffPair {
-	fast := start(t, dbURL, options{dir: diffSchemaDir(t)})
+// diffPublic is a reader who may read articles, tags and pages only: the
+// other types' queries are FORBIDDEN and relations to them empty.
+var diffPublic = []string{"api::article.article.find", "api::article.article.findOne", "api::tag.tag.find",
+	"api::page.page.find", "api::page.page.findOne"}
+
+// newDiffPair serves a seeded database twice; public nil lets the public
+// role do everything.
+func newDiffPair(t testing.TB, dbURL string, public []string) *diffPair {
+	fast := start(t, dbURL, options{dir: diffSchemaDir(t), public: public})
 	slowSrv, err := New(Config{}, fast.Eng, fast.Srv.authn, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -275,27 +283,43 @@ func TestFastExecutorDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 100
 	}
+	if k, err := strconv.Atoi(os.Getenv("STRATUM_DIFF_QUERIES")); err == nil && k > 0 {
+		n = k // a longer hunt: STRATUM_DIFF_QUERIES=5000
+	}
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
-		p := newDiffPair(t, db(t))
-		fails := 0
-		for i := 0; i < n; i++ {
-			q := generate(randomStream(uint64(i), 600), p.ids)
-			if d := p.run(t, q); d != "" {
-				fails++
-				if fails <= 5 {
-					t.Errorf("seed %d differs:\n%s", i, d)
-				}
-			}
-		}
-		runs := p.fast.Srv.fastRuns.Load()
-		t.Logf("%d queries, %d served by the fast executor (%.0f%%), %d differences", n, runs, 100*float64(runs)/float64(n), fails)
-		if runs < int64(n)/2 {
-			t.Errorf("the fast executor served only %d of %d queries", runs, n)
-		}
-		if p.slow.Srv.fastRuns.Load() != 0 {
-			t.Error("the slow server used the fast executor")
+		for _, perms := range []struct {
+			name   string
+			public []string
+			n      int
+		}{{"all", nil, n}, {"restricted", diffPublic, n / 4}} {
+			t.Run(perms.name, func(t *testing.T) {
+				p := newDiffPair(t, db(t), perms.public)
+				p.hunt(t, perms.n)
+			})
 		}
 	})
+}
+
+// hunt runs n generated queries on both servers.
+func (p *diffPair) hunt(t *testing.T, n int) {
+	fails := 0
+	for i := 0; i < n; i++ {
+		q := generate(randomStream(uint64(i), 600), p.ids)
+		if d := p.run(t, q); d != "" {
+			fails++
+			if fails <= 5 {
+				t.Errorf("seed %d differs:\n%s", i, d)
+			}
+		}
+	}
+	runs := p.fast.Srv.fastRuns.Load()
+	t.Logf("%d queries, %d served by the fast executor (%.0f%%), %d differences", n, runs, 100*float64(runs)/float64(n), fails)
+	if runs < int64(n)/2 {
+		t.Errorf("the fast executor served only %d of %d queries", runs, n)
+	}
+	if p.slow.Srv.fastRuns.Load() != 0 {
+		t.Error("the slow server used the fast executor")
+	}
 }
 
 // FuzzFastExecutor: go test -run '^$' -fuzz FuzzFastExecutor -fuzztime 120s ./graphql/
@@ -305,7 +329,7 @@ func FuzzFastExecutor(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Add([]byte{0, 0, 3, 3, 3, 3, 3, 3, 7, 7, 7, 9, 9, 9, 11, 11, 11})
-	p := newDiffPair(f, dbSQLite(f))
+	p := newDiffPair(f, dbSQLite(f), nil)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		q := generate(b, p.ids)
 		if d := p.run(t, q); d != "" {
