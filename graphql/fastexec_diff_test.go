@@ -323,6 +323,9 @@ func (p *diffPair) hunt(t *testing.T, n int) {
 }
 
 // FuzzFastExecutor: go test -run '^$' -fuzz FuzzFastExecutor -fuzztime 120s ./graphql/
+// (on SQLite). Add -fuzzminimizetime 3s: each execution is two HTTP
+// requests, and the default minute spent minimizing every new input
+// leaves little time for fuzzing.
 func FuzzFastExecutor(f *testing.F) {
 	for i := 0; i < 32; i++ {
 		f.Add(randomStream(uint64(i), 600))
