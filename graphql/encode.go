@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 )
 
@@ -14,17 +15,26 @@ import (
 // writes each object's keys in the order the query selected them, as the
 // GraphQL spec asks and as Strapi's (Apollo's) answers come.
 
-func (rq *request) encode(b []byte, v any, sets []*ast.SelectionSet) []byte {
+// t is the value's type in the schema, nil when unknown (JSON scalars,
+// leaves): it tells which fragments apply to an object.
+func (rq *request) encode(b []byte, v any, sets []*ast.SelectionSet, t gql.Type) []byte {
+	if nn, ok := t.(*gql.NonNull); ok {
+		t = nn.OfType
+	}
 	switch x := v.(type) {
 	case map[string]any:
-		return rq.encodeObject(b, x, sets)
+		return rq.encodeObject(b, x, sets, t)
 	case []any:
+		var it gql.Type
+		if l, ok := t.(*gql.List); ok {
+			it = l.OfType
+		}
 		b = append(b, '[')
-		for i, it := range x {
+		for i, v := range x {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = rq.encode(b, it, sets)
+			b = rq.encode(b, v, sets, it)
 		}
 		return append(b, ']')
 	case nil:
@@ -55,19 +65,22 @@ func (rq *request) encode(b []byte, v any, sets []*ast.SelectionSet) []byte {
 	return append(b, j...)
 }
 
-func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.SelectionSet) []byte {
+// encodeObject writes m's keys in the order the executor collects the
+// selection's fields: fragments whose type condition applies to the
+// object's type and fields that @skip or @include leave in, a response key
+// placed by its first occurrence.
+func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.SelectionSet, t gql.Type) []byte {
 	b = append(b, '{')
 	n := 0
 	done := make(map[string]bool, len(m))
 	var fields []*ast.Field
+	var obj *gql.Object
 	if len(sets) > 0 {
-		fields = rq.collect(sets)
+		obj = rq.objectType(t, m, sets)
+		fields = rq.collectFor(sets, obj)
 	}
 	for _, f := range fields {
-		key := f.Name.Value
-		if f.Alias != nil {
-			key = f.Alias.Value
-		}
+		key := responseKey(f)
 		v, ok := m[key]
 		if !ok || done[key] {
 			continue
@@ -75,12 +88,14 @@ func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.Selectio
 		done[key] = true
 		var sub []*ast.SelectionSet
 		for _, g := range fields {
-			gk := g.Name.Value
-			if g.Alias != nil {
-				gk = g.Alias.Value
-			}
-			if gk == key && g.SelectionSet != nil {
+			if responseKey(g) == key && g.SelectionSet != nil {
 				sub = append(sub, g.SelectionSet)
+			}
+		}
+		var ft gql.Type
+		if obj != nil {
+			if def := obj.Fields()[f.Name.Value]; def != nil {
+				ft = def.Type
 			}
 		}
 		if n > 0 {
@@ -89,7 +104,7 @@ func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.Selectio
 		n++
 		b = appendString(b, key)
 		b = append(b, ':')
-		b = rq.encode(b, v, sub)
+		b = rq.encode(b, v, sub, ft)
 	}
 	if len(done) < len(m) { // values the selection does not name (JSON scalars)
 		rest := make([]string, 0, len(m)-len(done))
@@ -106,10 +121,158 @@ func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.Selectio
 			n++
 			b = appendString(b, k)
 			b = append(b, ':')
-			b = rq.encode(b, m[k], nil)
+			b = rq.encode(b, m[k], nil, nil)
 		}
 	}
 	return append(b, '}')
+}
+
+func responseKey(f *ast.Field) string {
+	if f.Alias != nil {
+		return f.Alias.Value
+	}
+	return f.Name.Value
+}
+
+// objectType is the object type of an answer of type t: t itself, or for a
+// union the member named by a selected __typename, else the one member
+// whose fields, collected, are exactly m's keys. nil when unknown.
+func (rq *request) objectType(t gql.Type, m map[string]any, sets []*ast.SelectionSet) *gql.Object {
+	switch x := t.(type) {
+	case *gql.Object:
+		return x
+	case *gql.Union:
+		for _, f := range rq.collectFor(sets, nil) {
+			if f.Name.Value != "__typename" {
+				continue
+			}
+			if name, ok := m[responseKey(f)].(string); ok {
+				for _, o := range x.Types() {
+					if o.Name() == name {
+						return o
+					}
+				}
+			}
+		}
+		var found *gql.Object
+		for _, o := range x.Types() {
+			keys := map[string]bool{}
+			for _, f := range rq.collectFor(sets, o) {
+				keys[responseKey(f)] = true
+			}
+			if len(keys) != len(m) {
+				continue
+			}
+			same := true
+			for k := range m {
+				same = same && keys[k]
+			}
+			if same {
+				if found != nil {
+					return nil
+				}
+				found = o
+			}
+		}
+		return found
+	}
+	return nil
+}
+
+// collectFor lists the fields of sets the executor collects for an object
+// of type t (nil: every fragment applies), through fragments, leaving out
+// what @skip and @include leave out, in document order.
+func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Field {
+	var out []*ast.Field
+	seen := map[string]bool{}
+	var walk func(s *ast.SelectionSet)
+	walk = func(s *ast.SelectionSet) {
+		if s == nil {
+			return
+		}
+		for _, sel := range s.Selections {
+			switch x := sel.(type) {
+			case *ast.Field:
+				if rq.included(x.Directives) {
+					out = append(out, x)
+				}
+			case *ast.InlineFragment:
+				if rq.included(x.Directives) && rq.applies(x.TypeCondition, t) {
+					walk(x.SelectionSet)
+				}
+			case *ast.FragmentSpread:
+				fd := rq.fragments[x.Name.Value]
+				if fd == nil || seen[x.Name.Value] || !rq.included(x.Directives) || !rq.applies(fd.TypeCondition, t) {
+					continue
+				}
+				seen[x.Name.Value] = true
+				walk(fd.SelectionSet)
+			}
+		}
+	}
+	for _, s := range sets {
+		walk(s)
+	}
+	return out
+}
+
+// applies tells whether a type condition applies to an object of type t.
+func (rq *request) applies(cond *ast.Named, t *gql.Object) bool {
+	if cond == nil || t == nil || cond.Name.Value == t.Name() {
+		return true
+	}
+	if rq.schema != nil {
+		if u, ok := rq.schema.Type(cond.Name.Value).(*gql.Union); ok {
+			for _, o := range u.Types() {
+				if o.Name() == t.Name() {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, i := range t.Interfaces() {
+		if i.Name() == cond.Name.Value {
+			return true
+		}
+	}
+	return false
+}
+
+// opVariables are the request's variables with the defaults of op's
+// variable definitions.
+func opVariables(op *ast.OperationDefinition, vars map[string]any) map[string]any {
+	out := make(map[string]any, len(vars))
+	for k, v := range vars {
+		out[k] = v
+	}
+	for _, vd := range op.VariableDefinitions {
+		if name := vd.Variable.Name.Value; out[name] == nil && vd.DefaultValue != nil {
+			out[name] = literalValue(vd.DefaultValue, nil)
+		}
+	}
+	return out
+}
+
+// included evaluates @skip and @include with the operation's variables, as
+// graphql-go does.
+func (rq *request) included(dirs []*ast.Directive) bool {
+	skip, include := skipInclude(dirs)
+	for _, d := range []*ast.Directive{skip, include} {
+		if d == nil {
+			continue
+		}
+		for _, a := range d.Arguments {
+			if a.Name.Value != "if" {
+				continue
+			}
+			cond, ok := literalValue(a.Value, rq.opVars).(bool)
+			if ok && ((d == skip && cond) || (d == include && !cond)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 const hexDigits = "0123456789abcdef"

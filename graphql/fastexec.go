@@ -71,7 +71,9 @@ type fastExec struct {
 type collectKey struct {
 	t     *gql.Object
 	first *ast.SelectionSet
-	n     int
+	// rest names the other selection sets of a field selected more than
+	// once (merged): two such fields may share their first set only.
+	rest string
 }
 
 type collectedFields struct {
@@ -274,15 +276,44 @@ func (fx *fastExec) value(v ast.Value, t gql.Type) any {
 		if !ok {
 			return nil
 		}
-		return fx.b.b.rawValue(raw, t)
+		return dropNullFields(fx.b.b.rawValue(raw, t), t)
 	}
-	return fx.b.b.inputValue(fx.rq, v, t)
+	return dropNullFields(fx.b.b.inputValue(fx.rq, v, t), t)
+}
+
+// dropNullFields removes the null fields of input objects, as graphql-go's
+// coercion of arguments does (only mutation data, which the fast executor
+// never runs, reads them).
+func dropNullFields(v any, t gql.Type) any {
+	if nn, ok := t.(*gql.NonNull); ok {
+		t = nn.OfType
+	}
+	switch tt := t.(type) {
+	case *gql.List:
+		if l, ok := v.([]any); ok {
+			for i, it := range l {
+				l[i] = dropNullFields(it, tt.OfType)
+			}
+		}
+	case *gql.InputObject:
+		if m, ok := v.(map[string]any); ok {
+			fields := tt.Fields()
+			for k, x := range m {
+				if x == nil {
+					delete(m, k)
+				} else if f := fields[k]; f != nil {
+					m[k] = dropNullFields(x, f.Type)
+				}
+			}
+		}
+	}
+	return v
 }
 
 func (fx *fastExec) included(dirs []*ast.Directive) bool {
-	for _, d := range dirs {
-		name := d.Name.Value
-		if name != "skip" && name != "include" {
+	skip, include := skipInclude(dirs)
+	for _, d := range []*ast.Directive{skip, include} {
+		if d == nil {
 			continue
 		}
 		cond := false
@@ -301,11 +332,29 @@ func (fx *fastExec) included(dirs []*ast.Directive) bool {
 				cond = b
 			}
 		}
-		if (name == "skip" && cond) || (name == "include" && !cond) {
+		if (d == skip && cond) || (d == include && !cond) {
 			return false
 		}
 	}
 	return true
+}
+
+// skipInclude picks the @skip and the @include that count: graphql-go
+// accepts a directive repeated on one selection (the spec's validation
+// refuses it) and reads the last one.
+func skipInclude(dirs []*ast.Directive) (skip, include *ast.Directive) {
+	for _, d := range dirs {
+		if d == nil || d.Name == nil {
+			continue
+		}
+		switch d.Name.Value {
+		case "skip":
+			skip = d
+		case "include":
+			include = d
+		}
+	}
+	return skip, include
 }
 
 func (fx *fastExec) applies(cond *ast.Named, t *gql.Object) bool {
@@ -330,7 +379,14 @@ func (fx *fastExec) collect(t *gql.Object, sets []*ast.SelectionSet) ([]string, 
 	if len(sets) == 0 {
 		return nil, nil
 	}
-	ck := collectKey{t: t, first: sets[0], n: len(sets)}
+	ck := collectKey{t: t, first: sets[0]}
+	if len(sets) > 1 {
+		var rest []byte
+		for _, s := range sets[1:] {
+			rest = fmt.Appendf(rest, "%p,", s)
+		}
+		ck.rest = string(rest)
+	}
 	if c := fx.collected[ck]; c != nil {
 		return c.keys, c.groups
 	}
@@ -639,5 +695,5 @@ func (fx *fastExec) encode(b []byte, v any) []byte {
 		}
 		return append(b, ']')
 	}
-	return fx.rq.encode(b, v, nil)
+	return fx.rq.encode(b, v, nil, nil)
 }

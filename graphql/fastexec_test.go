@@ -42,6 +42,27 @@ func TestFastExecutorMatchesGraphqlGo(t *testing.T) {
 			{`query($id: ID!) { article(id: $id) { data { id } } }`, nil},
 			{`{ __typename articles { __typename data { __typename } } }`, nil},
 			{`{ articles(sort: "views") { data { id attributes { category { data { attributes { articles(sort: "nosuch") { data { id } } } } } tags(pagination: {page: 1, limit: 1}) { data { id } } } } } }`, nil},
+			// Found by the differential test: graphql-go's maps were ordered
+			// without @skip/@include and without fragments' type conditions.
+			{`query($s: Boolean = true) { articles(sort: "views") { data { attributes @skip(if: true) { title } id attributes {
+				... @include(if: false) { title views } views title @skip(if: $s) kind } } } }`, nil},
+			{`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { blocks { ... on ComponentSharedQuote { body }
+				... on ComponentSharedRichText { id body } ...Z } } } } } fragment Z on ComponentSharedSeo { metaTitle ... on ComponentSharedSeo { id } }`, nil},
+			{`{ articles(filters: {title: {eq: "Alpha"}}) { data { attributes { blocks { ... on ArticleBlocksDynamicZone { ... on ComponentSharedQuote { title } }
+				...U ... on ComponentSharedQuote { body title } } } } } } fragment U on ArticleBlocksDynamicZone { ... on ComponentSharedRichText { body } }`, nil},
+			// graphql-go reads the last @skip and the last @include of a
+			// selection (the spec's validation would refuse the repetition).
+			{`query($t: Boolean = true, $f: Boolean = false) { articles(sort: "views") { data { id @skip(if: true) @include(if: $t) @skip(if: $f)
+				attributes { title @include(if: false) @include(if: true) views @skip(if: $t) @skip(if: false) @include(if: false) } } } }`, nil},
+			// Found by FuzzFastExecutor: merged selections that share their
+			// first selection set (a fragment's) shared collected fields.
+			{`query($v: Boolean!) { articles(sort: "views") { a: data { ...E @include(if: $v) attributes { __typename } } data { ...E attributes { views } } } }
+				fragment E on ArticleEntity { attributes { title } }`, map[string]any{"v": true}},
+			// graphql-go drops the null fields of input objects in arguments,
+			// written or in variables.
+			{`{ articles(sort: "views", filters: {views: {lt: null}, or: [{title: {eq: null}}]}) { data { id } } }`, nil},
+			{`query($f: ArticleFiltersInput) { articles(sort: "views", filters: $f) { data { id } } }`,
+				map[string]any{"f": map[string]any{"views": map[string]any{"gte": nil}, "and": []any{map[string]any{"title": nil}}, "tags": nil}}},
 		}
 		for _, q := range queries {
 			a, b := fast.q(q.q, q.vars), slow.q(q.q, q.vars)

@@ -470,11 +470,18 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 	}
 	out = append(out, `"data":`...)
 	var sets []*ast.SelectionSet
+	var root gql.Type
 	if op != nil {
 		sets = []*ast.SelectionSet{op.SelectionSet}
+		rq.opVars, rq.schema = opVariables(op, rq.vars), &b.schema
+		if op.Operation == ast.OperationTypeMutation {
+			root = b.schema.MutationType()
+		} else if op.Operation == ast.OperationTypeQuery {
+			root = b.schema.QueryType()
+		}
 	}
 	if data, ok := res.Data.(map[string]any); ok {
-		out = rq.encodeObject(out, data, sets)
+		out = rq.encodeObject(out, data, sets, root)
 	} else {
 		out = append(out, "null"...)
 	}

@@ -33,6 +33,10 @@ type request struct {
 	loaders  map[loaderKey]*batch
 	// items batches the filtered repeatable component lists of one field.
 	items map[itemsKey]*itemBatch
+	// opVars are the variables with their definitions' defaults, for
+	// @skip and @include when graphql-go's answer is encoded.
+	opVars map[string]any
+	schema *gql.Schema
 }
 
 type ctxKey int
