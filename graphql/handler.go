@@ -549,7 +549,12 @@ func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
 	if e := s.checkShape(doc); e != nil {
 		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{*e}}
 	}
-	rules := append([]gql.ValidationRuleFn(nil), gql.SpecifiedRules...)
+	// The cost is checked first: validation itself is work a document can
+	// make large.
+	if e := s.checkCost(&b.schema, doc); e != nil {
+		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{*e}}
+	}
+	rules := validationRules()
 	if s.cfg.depthLimit() > 0 {
 		rules = append(rules, depthRule(s.cfg.depthLimit()))
 	}
@@ -562,9 +567,6 @@ func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
 			errs[i] = requestError(codeValidation, e.Message, e.Locations)
 		}
 		return &preparedDoc{status: http.StatusBadRequest, errs: errs}
-	}
-	if e := s.checkCost(&b.schema, doc); e != nil {
-		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{*e}}
 	}
 	return &preparedDoc{doc: doc, nulls: nulls}
 }
