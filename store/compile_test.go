@@ -349,6 +349,14 @@ func TestCompileFilters(t *testing.T) {
 				list(strconv.FormatInt(f.id["ann"], 10), strconv.FormatInt(f.id["bob"], 10))), "a b c e"),
 			items("to-one documentId", fc("owner.documentId", engine.OpEq, f.doc["bob"]), "b e"),
 			items("to-one notNull", fc("owner.id", engine.OpNotNull, "true"), "a b c e"),
+			// A null test through a relation also holds without related
+			// documents, as Strapi's LEFT JOIN gives.
+			items("to-one null is no relation", fc("owner", engine.OpNull, "true"), "d f g h i"),
+			items("to-one id null", fc("owner.id", engine.OpNull, "true"), "d f g h i"),
+			items("to-one field null", fc("owner.name", engine.OpNull, "true"), "d f g h i"),
+			items("to-one notNull false", fc("owner", engine.OpNotNull, "false"), "d f g h i"),
+			items("to-one eq without value", fc("owner.id", engine.OpEq, nil), "d f g h i"),
+			items("to-many null is no relation", fc("tags", engine.OpNull, "true"), "c e f g h i"),
 			items("to-many", fc("tags.name", engine.OpEq, "blue"), "a b"),
 			items("to-many in", fc("tags.name", engine.OpIn, list("red", "green")), "a d"),
 			items("to-many ne is any other", fc("tags.name", engine.OpNe, "blue"), "a d"),
@@ -361,6 +369,8 @@ func TestCompileFilters(t *testing.T) {
 			items("component number", fc("dim.size", engine.OpGt, "1"), "b"),
 			items("component null", fc("dim.label", engine.OpNull, "true"), "c d e f g h i"),
 			items("repeatable component", fc("dims.label", engine.OpEq, "x"), "a d"),
+			items("repeatable component null is no item", fc("dims.label", engine.OpNull, "true"), "c e f g h i"),
+			items("repeatable component notNull", fc("dims.label", engine.OpNotNull, "true"), "a b d"),
 			items("repeatable component number", fc("dims.size", engine.OpGte, "5"), "b d"),
 			items("repeatable component lt", fc("dims.size", engine.OpLt, "2"), "a"),
 			// Each condition is its own EXISTS: they may hold on different items.
@@ -381,6 +391,7 @@ func TestCompileVersionsAndInverseRelations(t *testing.T) {
 		f.run(t, []listCase{
 			draft("draft list", nil, "a b c d e f g h i z"),
 			draft("draft to-one", fc("owner.name", engine.OpEq, "ann"), "a c z"),
+			draft("draft to-one null", fc("owner", engine.OpNull, "true"), "d f g h i"),
 			draft("draft to-many", fc("tags.name", engine.OpEq, "red"), "a z"),
 			draft("draft publishedAt null", fc("publishedAt", engine.OpNull, "true"), "a b c d e f g h i z"),
 			draft("draft publishedAt notNull", fc("publishedAt", engine.OpNotNull, "true"), ""),
@@ -392,6 +403,8 @@ func TestCompileVersionsAndInverseRelations(t *testing.T) {
 			on(f.people, "inverse ignores drafts", fc("items.name", engine.OpEq, "z"), ""),
 			on(f.people, "inverse number", fc("items.count", engine.OpGt, "5"), "ann bob"),
 			on(f.people, "inverse none", engine.Not{Filter: fc("items.id", engine.OpNotNull, "true")}, "cat"),
+			on(f.people, "inverse null is no relation", fc("items", engine.OpNull, "true"), "cat"),
+			on(f.labels, "inverse many-to-many null", fc("items.id", engine.OpNull, "true"), "gray"),
 			on(f.labels, "inverse many-to-many", fc("items.name", engine.OpEq, "b"), "blue"),
 			on(f.labels, "inverse many-to-many number", fc("items.count", engine.OpGt, "5"), "red blue green"),
 			on(f.labels, "inverse many-to-many ignores drafts", fc("items.name", engine.OpEq, "z"), ""),
