@@ -172,7 +172,8 @@ func (c *compiler) cond(cd *engine.Cond, steps []engine.Step, alias, base string
 			if err != nil {
 				return "", err
 			}
-			return "EXISTS (SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + " WHERE " + inner + ")", nil
+			items := "SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el)
+			return orNone(cd, "EXISTS ("+items+" WHERE "+inner+")", items), nil
 		}
 		return c.cond(cd, steps[1:], alias, c.d.JSONValue(src, a.Name), v)
 	}
@@ -214,8 +215,19 @@ func (c *compiler) relationCond(cd *engine.Cond, steps []engine.Step, alias, src
 		return "", err
 	}
 	c.tables = append(c.tables, target.Table())
-	return "EXISTS (SELECT 1 FROM " + quote(target.Table()) + " " + ta + " WHERE " + join + " AND " +
-		versionCond(ta, tv) + " AND " + inner + ")", nil
+	related := "SELECT 1 FROM " + quote(target.Table()) + " " + ta + " WHERE " + join + " AND " + versionCond(ta, tv)
+	return orNone(cd, "EXISTS ("+related+" AND "+inner+")", related), nil
+}
+
+// orNone makes a null test through a relation or a repeatable component
+// also hold when there is nothing to test, as Strapi's LEFT JOINs do:
+// `filters[author][$null]=true` lists the documents without an author.
+// others is the subquery of the related rows or items.
+func orNone(cd *engine.Cond, exists, others string) string {
+	if (cd.Op == engine.OpNull && cd.Bool) || (cd.Op == engine.OpNotNull && !cd.Bool) {
+		return "(" + exists + " OR NOT EXISTS (" + others + "))"
+	}
+	return exists
 }
 
 func systemColumn(f string) string {
