@@ -44,7 +44,7 @@ func TestResolveFilterValues(t *testing.T) {
 		{"title", OpEq, 3.0, "3"},
 	}
 	for _, tc := range tests {
-		f, err := resolveFilter(s, ct, &Cond{Path: strings.Split(tc.path, "."), Op: tc.op, Value: tc.value})
+		f, err := resolveFilter(s, AllowAll{}, scope{ct: ct}, &Cond{Path: strings.Split(tc.path, "."), Op: tc.op, Value: tc.value})
 		if err != nil {
 			t.Errorf("%s %s %v: %v", tc.path, tc.op, tc.value, err)
 			continue
@@ -53,19 +53,19 @@ func TestResolveFilterValues(t *testing.T) {
 			t.Errorf("%s %s %v: %#v, want %#v", tc.path, tc.op, tc.value, got, tc.want)
 		}
 	}
-	f, err := resolveFilter(s, ct, &Cond{Path: []string{"scheduledAt"}, Op: OpGt, Value: "1705312800000"})
+	f, err := resolveFilter(s, AllowAll{}, scope{ct: ct}, &Cond{Path: []string{"scheduledAt"}, Op: OpGt, Value: "1705312800000"})
 	if err != nil || f.(*Cond).Value.(interface{ UnixMilli() int64 }).UnixMilli() != 1705312800000 {
 		t.Errorf("datetime from milliseconds: %#v %v", f, err)
 	}
-	f, err = resolveFilter(s, ct, &Cond{Path: []string{"views"}, Op: OpIn, Value: []any{"1", "2"}})
+	f, err = resolveFilter(s, AllowAll{}, scope{ct: ct}, &Cond{Path: []string{"views"}, Op: OpIn, Value: []any{"1", "2"}})
 	if err != nil || !reflect.DeepEqual(f.(*Cond).Values, []any{1.0, 2.0}) {
 		t.Errorf("$in: %#v %v", f, err)
 	}
-	f, err = resolveFilter(s, ct, &Cond{Path: []string{"views"}, Op: OpIn, Value: "1"})
+	f, err = resolveFilter(s, AllowAll{}, scope{ct: ct}, &Cond{Path: []string{"views"}, Op: OpIn, Value: "1"})
 	if err != nil || !reflect.DeepEqual(f.(*Cond).Values, []any{1.0}) {
 		t.Errorf("$in of one value: %#v %v", f, err)
 	}
-	f, err = resolveFilter(s, ct, &Cond{Path: []string{"title"}, Op: OpNull, Value: "false"})
+	f, err = resolveFilter(s, AllowAll{}, scope{ct: ct}, &Cond{Path: []string{"title"}, Op: OpNull, Value: "false"})
 	if err != nil || f.(*Cond).Bool {
 		t.Errorf("$null false: %#v %v", f, err)
 	}
@@ -98,7 +98,7 @@ func TestResolveFilterRefusals(t *testing.T) {
 		{"locale of a type without locales", &Cond{Path: []string{"locale"}, Op: OpEq, Value: "en"}, "Invalid key locale"},
 	}
 	for _, tc := range tests {
-		_, err := resolveFilter(s, ct, tc.cond)
+		_, err := resolveFilter(s, AllowAll{}, scope{ct: ct}, tc.cond)
 		if err == nil {
 			t.Errorf("%s: accepted", tc.name)
 			continue
@@ -112,12 +112,12 @@ func TestResolveFilterRefusals(t *testing.T) {
 func TestResolveSort(t *testing.T) {
 	s, ct := blogSchema(t)
 	for _, ok := range [][]string{{"title"}, {"author", "name"}, {"seo", "metaTitle"}, {"createdAt"}, {"category", "parent", "name"}} {
-		if _, err := resolveSort(s, ct, []Sort{{Path: ok}}); err != nil {
+		if _, err := resolveSort(s, AllowAll{}, scope{ct: ct}, []Sort{{Path: ok}}); err != nil {
 			t.Errorf("sort %v: %v", ok, err)
 		}
 	}
 	for _, bad := range [][]string{{"tags", "name"}, {"quotes", "title"}, {"cover"}, {"nope"}, {"secretNote"}} {
-		if _, err := resolveSort(s, ct, []Sort{{Path: bad}}); err == nil {
+		if _, err := resolveSort(s, AllowAll{}, scope{ct: ct}, []Sort{{Path: bad}}); err == nil {
 			t.Errorf("sort %v: accepted", bad)
 		}
 	}
