@@ -68,7 +68,7 @@ func Open(url string) (*Store, error) {
 		var n int
 		_ = db.QueryRow("SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)").Scan(&n)
 		st.d = postgresDialect{lz4: n > 0}
-		return st, nil
+		return st.migrated()
 	}
 	if dir := filepath.Dir(url); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -98,7 +98,18 @@ func Open(url string) (*Store, error) {
 	if err := w.Ping(); err != nil {
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
-	return &Store{d: sqliteDialect{}, gdb: rg, read: r, write: w, writeG: wg}, nil
+	st := &Store{d: sqliteDialect{}, gdb: rg, read: r, write: w, writeG: wg}
+	return st.migrated()
+}
+
+// migrated brings the system tables up to date before the store is used,
+// so every package finds them whatever it starts with.
+func (s *Store) migrated() (*Store, error) {
+	if err := s.MigrateSystem(context.Background()); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // Dialect names the database engine ("postgres" or "sqlite").

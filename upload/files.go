@@ -102,7 +102,7 @@ type Service struct {
 	now  func() time.Time
 }
 
-// New migrates the files table and makes the folder. db takes writes,
+// New makes the folder (the files table is store's). db takes writes,
 // read the reads (on SQLite a separate pool from the single writer).
 func New(ctx context.Context, db, read *gorm.DB, cfg Config) (*Service, error) {
 	if cfg.MaxBytes <= 0 {
@@ -113,9 +113,6 @@ func New(ctx context.Context, db, read *gorm.DB, cfg Config) (*Service, error) {
 	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("uploads folder: %w", err)
-	}
-	if err := db.WithContext(ctx).AutoMigrate(&fileRow{}); err != nil {
-		return nil, fmt.Errorf("migrate files: %w", err)
 	}
 	return &Service{db: db, read: read, cfg: cfg, now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
 }
