@@ -71,7 +71,7 @@ func open(dir string, log *slog.Logger) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(dir, "public", "uploads"),
+	up, err := upload.New(context.Background(), st, upload.Config{Dir: filepath.Join(dir, "public", "uploads"),
 		MaxBytes: cfg.Upload.SizeLimit, Breakpoints: cfg.Upload.Breakpoints})
 	if err != nil {
 		st.Close()

@@ -165,7 +165,7 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, err := upload.New(context.Background(), st.GORM(), st.ReadGORM(), upload.Config{Dir: filepath.Join(t.TempDir(), "uploads")})
+	up, err := upload.New(context.Background(), st, upload.Config{Dir: filepath.Join(t.TempDir(), "uploads")})
 	if err != nil {
 		t.Fatal(err)
 	}
