@@ -254,3 +254,70 @@ func rowCounts(t testing.TB, db *sql.DB) map[string]int {
 	}
 	return out
 }
+
+// TestFailedMigration: a migration that fails leaves nothing behind (its
+// statements and its record are one transaction) and Open reports it; once
+// fixed, the next Open applies it, once.
+func TestFailedMigration(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		url := db(t)
+		open(t, url)
+		v, restore := store.AddMigrationForTest("broken", "CREATE TABLE zz_later (x integer)", "INSERT INTO zz_missing VALUES (1)")
+		_, err := store.Open(url)
+		restore()
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("system migration %d (broken)", v)) {
+			t.Fatalf("broken migration: %v", err)
+		}
+		st := open(t, url)
+		checkRecorded(t, st)
+		raw := rawDB(t, st.Dialect(), url)
+		if _, err := raw.Exec("SELECT * FROM zz_later"); err == nil {
+			t.Fatal("the failed migration's table was kept")
+		}
+
+		_, restore = store.AddMigrationForTest("fixed", "CREATE TABLE zz_later (x integer)", "INSERT INTO zz_later VALUES (1)")
+		defer restore()
+		checkRecorded(t, open(t, url))
+		checkRecorded(t, open(t, url))
+		var n int
+		if err := raw.QueryRow("SELECT COUNT(*) FROM zz_later").Scan(&n); err != nil || n != 1 {
+			t.Fatalf("rows from the migration: %d %v", n, err)
+		}
+	})
+}
+
+// TestConcurrentLaterMigration: a migration that could not run twice (no
+// IF NOT EXISTS, an INSERT) races between nodes starting together on a
+// database that is behind: it runs once and every node comes up.
+func TestConcurrentLaterMigration(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		url := db(t)
+		st := open(t, url)
+		_, restore := store.AddMigrationForTest("once", "CREATE TABLE zz_once (x integer)", "INSERT INTO zz_once VALUES (1)")
+		defer restore()
+		const nodes = 6
+		var wg sync.WaitGroup
+		errs := make([]error, nodes)
+		for i := range nodes {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var s *store.Store
+				if s, errs[i] = store.Open(url); errs[i] == nil {
+					s.Close()
+				}
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("node %d: %v", i, err)
+			}
+		}
+		checkRecorded(t, st)
+		var n int
+		if err := rawDB(t, st.Dialect(), url).QueryRow("SELECT COUNT(*) FROM zz_once").Scan(&n); err != nil || n != 1 {
+			t.Fatalf("the migration ran %d times: %v", n, err)
+		}
+	})
+}
