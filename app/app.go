@@ -105,7 +105,7 @@ func (a *App) build(files engine.SchemaFiles) error {
 	if err := a.Auth.EnsureAdminFromEnv(ctx); err != nil {
 		return err
 	}
-	if a.Upload, err = upload.New(ctx, a.Store.GORM(), a.Store.ReadGORM(), cfg.Upload); err != nil {
+	if a.Upload, err = upload.New(ctx, a.Store, cfg.Upload); err != nil {
 		return err
 	}
 	eng.UseMedia(a.Upload)

@@ -1,28 +1,15 @@
 package auth
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
-
-	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
-// The system tables of auth. auth keeps them itself through GORM on the
-// handle it is given; their names are prefixed up_ (users-permissions, as
-// in Strapi) or stratum_.
-
-// metaRow is the key/value table of system settings the store also uses;
-// auth keeps its generated secrets there.
-type metaRow struct {
-	Key   string `gorm:"primaryKey;column:key"`
-	Value string `gorm:"column:value;not null"`
-}
-
-func (metaRow) TableName() string { return "stratum_meta" }
+// The models of auth's tables. The tables are made by store's numbered
+// migrations; auth only queries them, through GORM on the handle it is
+// given. Names are prefixed up_ (users-permissions, as in Strapi) or
+// stratum_.
 
 // Role is a users-permissions role: Public, Authenticated or a custom one.
 type Role struct {
@@ -101,56 +88,6 @@ type APIToken struct {
 }
 
 func (APIToken) TableName() string { return "stratum_api_tokens" }
-
-// schemaVersion names the shape of auth's tables; bump it when a model
-// changes so the next start migrates again.
-const schemaVersion = "auth-1"
-
-const schemaKey = "auth:schema"
-
-// migrateLock is the PostgreSQL advisory lock of auth's migration.
-const migrateLock = 0x5374726174756d02
-
-// Migrate creates or completes auth's system tables. It only adds. When
-// the database already has this version's tables it costs one query.
-func Migrate(ctx context.Context, db *gorm.DB) error {
-	db = db.WithContext(ctx)
-	var m metaRow
-	if db.Where("key = ?", schemaKey).Take(&m).Error == nil && m.Value == schemaVersion {
-		return nil
-	}
-	migrate := func(tx *gorm.DB) error {
-		return tx.AutoMigrate(&metaRow{}, &Role{}, &Permission{}, &User{}, &AdminUser{}, &APIToken{})
-	}
-	var err error
-	if db.Dialector.Name() == "postgres" {
-		// Nodes starting together take turns: DDL is transactional there.
-		err = db.Transaction(func(tx *gorm.DB) error {
-			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(migrateLock)).Error; err != nil {
-				return err
-			}
-			return migrate(tx)
-		})
-	} else {
-		// Another handle on the same file (a command run while serving)
-		// may be creating the tables: once it is done, ours find them.
-		for try := 0; try < 5; try++ {
-			if err = migrate(db); err == nil {
-				break
-			}
-			time.Sleep(time.Duration(try+1) * 20 * time.Millisecond)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("migrate auth tables: %w", err)
-	}
-	err = db.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "key"}}, DoUpdates: clause.AssignmentColumns([]string{"value"})}).
-		Create(&metaRow{Key: schemaKey, Value: schemaVersion}).Error
-	if err != nil {
-		return fmt.Errorf("migrate auth tables: %w", err)
-	}
-	return nil
-}
 
 // isUniqueViolation recognises a unique index refusal on PostgreSQL
 // (SQLSTATE 23505) and SQLite.

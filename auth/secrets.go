@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // Secrets are the keys auth signs and hashes with.
@@ -83,13 +82,15 @@ func storedSecret(ctx context.Context, db *gorm.DB, name string) (string, error)
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
-	row := metaRow{Key: key, Value: base64.StdEncoding.EncodeToString(b[:])}
-	if err := db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+	db = db.WithContext(ctx)
+	err := db.Exec("INSERT INTO stratum_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+		key, base64.StdEncoding.EncodeToString(b[:])).Error
+	if err != nil {
 		return "", fmt.Errorf("keep the generated %s: %w", name, err)
 	}
-	var got metaRow
-	if err := db.WithContext(ctx).Where("key = ?", key).Take(&got).Error; err != nil {
+	var got string
+	if err := db.Raw("SELECT value FROM stratum_meta WHERE key = ?", key).Row().Scan(&got); err != nil {
 		return "", fmt.Errorf("read the generated %s: %w", name, err)
 	}
-	return got.Value, nil
+	return got, nil
 }

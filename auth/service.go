@@ -57,7 +57,7 @@ type Service struct {
 
 var _ Authenticator = (*Service)(nil)
 
-// New migrates auth's tables on db, loads (or, outside production,
+// New loads (or, outside production,
 // generates) the secrets, makes sure the Public and Authenticated roles
 // exist and applies config/permissions.json to the roles.
 func New(ctx context.Context, db *gorm.DB, cfg Config) (*Service, error) {
@@ -87,9 +87,6 @@ func New(ctx context.Context, db *gorm.DB, cfg Config) (*Service, error) {
 		if err := checkProductionSecrets(cfg.Getenv); err != nil {
 			return nil, err
 		}
-	}
-	if err := Migrate(ctx, db); err != nil {
-		return nil, err
 	}
 	s := &Service{db: db, cfg: cfg, log: cfg.Log, limiter: NewLimiter(cfg.RateLimit, cfg.Now)}
 	var err error

@@ -92,7 +92,7 @@ func newDiffPair(t testing.TB, dbURL string, public []string) *diffPair {
 // zones, nested categories and two locales.
 func seedDiff(t testing.TB, e *env) map[string][]string {
 	ctx := context.Background()
-	up, err := upload.New(ctx, e.Store.GORM(), e.Store.ReadGORM(), upload.Config{Dir: filepath.Join(t.TempDir(), "uploads")})
+	up, err := upload.New(ctx, e.Store, upload.Config{Dir: filepath.Join(t.TempDir(), "uploads")})
 	if err != nil {
 		t.Fatal(err)
 	}

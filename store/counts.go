@@ -11,27 +11,12 @@ import (
 	"github.com/stratum-cms/stratum/models"
 )
 
-// countRow keeps the number of rows of a content-type table per version and
-// locale, changed in the same transaction as the rows. An unfiltered list's
-// total is then a lookup instead of a scan of the whole table.
-type countRow struct {
-	Tbl       string `gorm:"primaryKey;column:tbl"`
-	Published bool   `gorm:"primaryKey;column:published"`
-	Locale    string `gorm:"primaryKey;column:locale"`
-	N         int64  `gorm:"column:n;not null"`
-}
-
-func (countRow) TableName() string { return "stratum_counts" }
-
-// versionRow is a table's write version: every transaction that changes
-// the table's rows bumps it, so a node can tell whether a count it cached
-// still holds.
-type versionRow struct {
-	Tbl string `gorm:"primaryKey;column:tbl"`
-	V   int64  `gorm:"column:v;not null"`
-}
-
-func (versionRow) TableName() string { return "stratum_versions" }
+// stratum_counts keeps the number of rows of a content-type table per
+// version and locale, changed in the same transaction as the rows: an
+// unfiltered list's total is then a lookup instead of a scan of the table.
+// stratum_versions holds each table's write version, bumped by every
+// transaction that changes its rows, so a node can tell whether a count it
+// cached still holds.
 
 type countKey struct {
 	tbl       string

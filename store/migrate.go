@@ -9,20 +9,10 @@ import (
 	"github.com/stratum-cms/stratum/models"
 )
 
-// metaRow is the key/value table of system settings (secrets, versions).
-type metaRow struct {
-	Key   string `gorm:"primaryKey;column:key"`
-	Value string `gorm:"column:value;not null"`
-}
-
-func (metaRow) TableName() string { return "stratum_meta" }
-
-// Migrate creates the system tables and, for every content-type, its table
-// and the indexes its schema asks for. It only adds: existing data is kept.
+// Migrate creates, for every content-type, its table and the indexes its
+// schema asks for. It only adds: existing data is kept. The system tables
+// are the numbered migrations' (MigrateSystem), run by Open.
 func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
-	if err := s.writeG.WithContext(ctx).AutoMigrate(&metaRow{}, &definitionRow{}, &countRow{}, &versionRow{}); err != nil {
-		return fmt.Errorf("migrate system tables: %w", err)
-	}
 	for _, ct := range sc.Types {
 		for _, stmt := range s.tableDDL(ct) {
 			if _, err := s.write.ExecContext(ctx, stmt); err != nil {

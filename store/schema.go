@@ -15,16 +15,6 @@ import (
 
 var _ engine.SchemaStore = (*Store)(nil)
 
-// definitionRow is a runtime definition (a schema file's JSON).
-type definitionRow struct {
-	UID       string    `gorm:"primaryKey;column:uid"`
-	Kind      string    `gorm:"column:kind;not null"`
-	Body      string    `gorm:"column:body;not null"`
-	UpdatedAt time.Time `gorm:"column:updated_at"`
-}
-
-func (definitionRow) TableName() string { return "stratum_definitions" }
-
 const schemaVersionKey = "schema_version"
 
 // notifyChannel is the PostgreSQL channel schema changes are announced on.
@@ -32,13 +22,9 @@ const notifyChannel = "stratum_schema"
 
 // Definitions returns the stored definitions and the schema version.
 func (s *Store) Definitions(ctx context.Context) ([]engine.Definition, int64, error) {
-	var rows []definitionRow
-	if err := s.writeG.WithContext(ctx).Order("uid").Find(&rows).Error; err != nil {
+	out, err := loadDefinitions(ctx, s.write)
+	if err != nil {
 		return nil, 0, err
-	}
-	out := make([]engine.Definition, len(rows))
-	for i, r := range rows {
-		out[i] = engine.Definition{UID: r.UID, Kind: r.Kind, Body: []byte(r.Body)}
 	}
 	v, err := s.SchemaVersion(ctx)
 	return out, v, err
@@ -208,7 +194,13 @@ func (t *schemaTxn) CountRows(ct *models.ContentType) (int64, error) {
 }
 
 func (t *schemaTxn) LoadDefinitions() ([]engine.Definition, error) {
-	rows, err := t.count().QueryContext(t.ctx, "SELECT uid, kind, body FROM stratum_definitions ORDER BY uid")
+	return loadDefinitions(t.ctx, t.count())
+}
+
+// loadDefinitions reads stratum_definitions (a schema file's JSON per
+// runtime type or component) in uid order.
+func loadDefinitions(ctx context.Context, q querier) ([]engine.Definition, error) {
+	rows, err := q.QueryContext(ctx, "SELECT uid, kind, body FROM stratum_definitions ORDER BY uid")
 	if err != nil {
 		return nil, err
 	}

@@ -26,13 +26,11 @@ import (
 // Store implements engine.Backend.
 type Store struct {
 	d Dialect
-	// gdb is the GORM handle for system tables; read and write are the
-	// pools for documents (the same pool on PostgreSQL; on SQLite many
-	// readers and one writer, so writers queue instead of failing busy).
-	gdb   *gorm.DB
+	// read and write are the pools (the same pool on PostgreSQL; on SQLite
+	// many readers and one writer, so writers queue instead of failing busy).
 	read  *sql.DB
 	write *sql.DB
-	// writeG is the GORM handle on the write pool (SQLite) or gdb.
+	// writeG is the GORM handle on the write pool, for auth's queries.
 	writeG *gorm.DB
 	// url is the PostgreSQL URL, for the LISTEN connection.
 	url string
@@ -64,11 +62,11 @@ func Open(url string) (*Store, error) {
 		if err := db.Ping(); err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		st := &Store{d: postgresDialect{}, gdb: g, read: db, write: db, writeG: g, url: url}
+		st := &Store{d: postgresDialect{}, read: db, write: db, writeG: g, url: url}
 		var n int
 		_ = db.QueryRow("SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)").Scan(&n)
 		st.d = postgresDialect{lz4: n > 0}
-		return st, nil
+		return st.migrated()
 	}
 	if dir := filepath.Dir(url); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -98,19 +96,26 @@ func Open(url string) (*Store, error) {
 	if err := w.Ping(); err != nil {
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
-	return &Store{d: sqliteDialect{}, gdb: rg, read: r, write: w, writeG: wg}, nil
+	st := &Store{d: sqliteDialect{}, read: r, write: w, writeG: wg}
+	return st.migrated()
+}
+
+// migrated brings the system tables up to date before the store is used,
+// so every package finds them whatever it starts with.
+func (s *Store) migrated() (*Store, error) {
+	if err := s.MigrateSystem(context.Background()); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 // Dialect names the database engine ("postgres" or "sqlite").
 func (s *Store) Dialect() string { return s.d.Name() }
 
-// GORM returns the GORM handle on the write pool, for system tables.
+// GORM returns the GORM handle on the write pool, for auth's queries of
+// its tables (which store's migrations make).
 func (s *Store) GORM() *gorm.DB { return s.writeG }
-
-// ReadGORM returns the GORM handle on the read pool: reads made while a
-// write transaction is open (the single SQLite writer) must not wait for
-// the writer connection that transaction holds.
-func (s *Store) ReadGORM() *gorm.DB { return s.gdb }
 
 // Close closes the pools.
 func (s *Store) Close() error {

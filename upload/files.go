@@ -6,13 +6,10 @@ package upload
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/stratum-cms/stratum/engine"
 )
@@ -25,17 +22,17 @@ const (
 	ActionDestroy = "plugin::upload.content-api.destroy"
 )
 
-// fileRow is a file as stored.
-type fileRow struct {
-	ID              int64  `gorm:"primaryKey"`
-	DocumentID      string `gorm:"not null;index"`
-	Name            string `gorm:"not null"`
+// FileRecord is a file as stored.
+type FileRecord struct {
+	ID              int64
+	DocumentID      string
+	Name            string
 	AlternativeText *string
 	Caption         *string
 	Width           *int
 	Height          *int
 	Formats         *string // JSON object, null for files that are not images
-	Hash            string  `gorm:"not null;uniqueIndex"`
+	Hash            string  // the stored name without its extension; unique
 	Ext             string
 	Mime            string
 	Size            float64 // kB, two decimals
@@ -44,7 +41,26 @@ type fileRow struct {
 	UpdatedAt       time.Time
 }
 
-func (fileRow) TableName() string { return "stratum_files" }
+// FileUpdate changes what is said about a file; nil fields stay.
+type FileUpdate struct {
+	Name, AlternativeText, Caption *string
+	UpdatedAt                      time.Time
+}
+
+// FileStore keeps the file records; the store implements it over the
+// database, so this package touches no SQL.
+type FileStore interface {
+	// CreateFile inserts r and sets r.ID.
+	CreateFile(ctx context.Context, r *FileRecord) error
+	// File returns one record, nil when there is none.
+	File(ctx context.Context, id int64) (*FileRecord, error)
+	// Files returns the records of ids that exist, in id order; nil ids
+	// means every record. Reads must not wait for a document write in
+	// progress (media are populated inside one).
+	Files(ctx context.Context, ids []int64) ([]*FileRecord, error)
+	UpdateFile(ctx context.Context, id int64, u FileUpdate) error
+	DeleteFile(ctx context.Context, id int64) error
+}
 
 // File is a file as the API shows it (Strapi's upload file object).
 type File struct {
@@ -71,7 +87,7 @@ type File struct {
 
 const timeLayout = "2006-01-02T15:04:05.000Z"
 
-func (r *fileRow) view() *File {
+func (r *FileRecord) view() *File {
 	f := &File{ID: r.ID, DocumentID: r.DocumentID, Name: r.Name, AlternativeText: r.AlternativeText, Caption: r.Caption,
 		Width: r.Width, Height: r.Height, Formats: json.RawMessage("null"), Hash: r.Hash, Ext: r.Ext, Mime: r.Mime,
 		Size: r.Size, URL: r.URL, Provider: "local", ProviderMetadata: json.RawMessage("null"),
@@ -96,15 +112,13 @@ type Config struct {
 
 // Service is the media library over a database and a folder.
 type Service struct {
-	db   *gorm.DB // writes
-	read *gorm.DB // reads, which may happen inside a document write
-	cfg  Config
-	now  func() time.Time
+	files FileStore
+	cfg   Config
+	now   func() time.Time
 }
 
-// New migrates the files table and makes the folder. db takes writes,
-// read the reads (on SQLite a separate pool from the single writer).
-func New(ctx context.Context, db, read *gorm.DB, cfg Config) (*Service, error) {
+// New makes the folder; files keeps the records.
+func New(ctx context.Context, files FileStore, cfg Config) (*Service, error) {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = 50 << 20
 	}
@@ -114,10 +128,7 @@ func New(ctx context.Context, db, read *gorm.DB, cfg Config) (*Service, error) {
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("uploads folder: %w", err)
 	}
-	if err := db.WithContext(ctx).AutoMigrate(&fileRow{}); err != nil {
-		return nil, fmt.Errorf("migrate files: %w", err)
-	}
-	return &Service{db: db, read: read, cfg: cfg, now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
+	return &Service{files: files, cfg: cfg, now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
 }
 
 // MaxBytes is the size limit of one upload request.
@@ -130,26 +141,25 @@ func notFound() error { return &engine.Error{Kind: engine.KindNotFound, Message:
 
 // List returns every file, newest last.
 func (s *Service) List(ctx context.Context) ([]*File, error) {
-	var rows []fileRow
-	if err := s.read.WithContext(ctx).Order("id").Find(&rows).Error; err != nil {
+	rows, err := s.files.Files(ctx, nil)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]*File, len(rows))
-	for i := range rows {
-		out[i] = rows[i].view()
+	for i, r := range rows {
+		out[i] = r.view()
 	}
 	return out, nil
 }
 
 // Get returns one file, or a 404.
 func (s *Service) Get(ctx context.Context, id int64) (*File, error) {
-	var r fileRow
-	err := s.read.WithContext(ctx).First(&r, id).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, notFound()
-	}
+	r, err := s.files.File(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if r == nil {
+		return nil, notFound()
 	}
 	return r.view(), nil
 }
@@ -160,7 +170,7 @@ func (s *Service) Delete(ctx context.Context, id int64) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.db.WithContext(ctx).Delete(&fileRow{}, id).Error; err != nil {
+	if err := s.files.DeleteFile(ctx, id); err != nil {
 		return nil, err
 	}
 	names := []string{f.Hash + f.Ext}
@@ -186,16 +196,16 @@ func (s *Service) Files(ctx context.Context, ids []int64) (map[int64]json.RawMes
 	if len(ids) == 0 {
 		return out, nil
 	}
-	var rows []fileRow
-	if err := s.read.WithContext(ctx).Where("id IN ?", ids).Find(&rows).Error; err != nil {
+	rows, err := s.files.Files(ctx, ids)
+	if err != nil {
 		return nil, err
 	}
-	for i := range rows {
-		b, err := json.Marshal(rows[i].view())
+	for _, r := range rows {
+		b, err := json.Marshal(r.view())
 		if err != nil {
 			return nil, err
 		}
-		out[rows[i].ID] = b
+		out[r.ID] = b
 	}
 	return out, nil
 }

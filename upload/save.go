@@ -43,7 +43,7 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 		mime = mime[:i]
 	}
 	hash := slug(strings.TrimSuffix(name, filepath.Ext(name))) + "_" + randomHex(5)
-	r := &fileRow{DocumentID: engine.NewDocumentID(), Name: name, AlternativeText: info.AlternativeText,
+	r := &FileRecord{DocumentID: engine.NewDocumentID(), Name: name, AlternativeText: info.AlternativeText,
 		Caption: info.Caption, Hash: hash, Ext: ext, Mime: mime, Size: kb(len(body)),
 		URL: "/uploads/" + hash + ext, CreatedAt: s.now(), UpdatedAt: s.now()}
 	written := []string{hash + ext}
@@ -69,7 +69,7 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 		cleanup()
 		return nil, err
 	}
-	if err := s.db.WithContext(ctx).Create(r).Error; err != nil {
+	if err := s.files.CreateFile(ctx, r); err != nil {
 		cleanup()
 		return nil, err
 	}
@@ -81,17 +81,11 @@ func (s *Service) Update(ctx context.Context, id int64, info FileInfo) (*File, e
 	if _, err := s.Get(ctx, id); err != nil {
 		return nil, err
 	}
-	set := map[string]any{"updated_at": s.now()}
+	u := FileUpdate{AlternativeText: info.AlternativeText, Caption: info.Caption, UpdatedAt: s.now()}
 	if info.Name != "" {
-		set["name"] = info.Name
+		u.Name = &info.Name
 	}
-	if info.AlternativeText != nil {
-		set["alternative_text"] = *info.AlternativeText
-	}
-	if info.Caption != nil {
-		set["caption"] = *info.Caption
-	}
-	if err := s.db.WithContext(ctx).Model(&fileRow{ID: id}).Updates(set).Error; err != nil {
+	if err := s.files.UpdateFile(ctx, id, u); err != nil {
 		return nil, err
 	}
 	return s.Get(ctx, id)

@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/stratum-cms/stratum/upload"
+)
+
+// The media library's rows (stratum_files). Times are bound as time.Time,
+// as GORM did, so rows written before and after read alike.
+
+var _ upload.FileStore = (*Store)(nil)
+
+// ext, mime and url may be NULL in tables made by AutoMigrate.
+const fileCols = "id, document_id, name, alternative_text, caption, width, height, formats, hash, " +
+	"COALESCE(ext, ''), COALESCE(mime, ''), COALESCE(size, 0), COALESCE(url, ''), created_at, updated_at"
+
+// CreateFile inserts a file row and sets its id.
+func (s *Store) CreateFile(ctx context.Context, r *upload.FileRecord) error {
+	ph := make([]string, 14)
+	for i := range ph {
+		ph[i] = s.d.Placeholder(i + 1)
+	}
+	return s.write.QueryRowContext(ctx, "INSERT INTO stratum_files (document_id, name, alternative_text, caption, width, height, "+
+		"formats, hash, ext, mime, size, url, created_at, updated_at) VALUES ("+strings.Join(ph, ", ")+") RETURNING id",
+		r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL,
+		r.CreatedAt, r.UpdatedAt).Scan(&r.ID)
+}
+
+// File returns one file row, nil when there is none. It reads on the read
+// pool: media are populated inside document writes, which on SQLite hold
+// the only writer connection.
+func (s *Store) File(ctx context.Context, id int64) (*upload.FileRecord, error) {
+	r, err := scanFile(s.read.QueryRowContext(ctx, "SELECT "+fileCols+" FROM stratum_files WHERE id = "+s.d.Placeholder(1), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
+}
+
+// Files returns the rows of ids (those that exist) in id order; nil ids
+// means every file.
+func (s *Store) Files(ctx context.Context, ids []int64) ([]*upload.FileRecord, error) {
+	q := "SELECT " + fileCols + " FROM stratum_files"
+	var args []any
+	if ids != nil {
+		if len(ids) == 0 {
+			return nil, nil
+		}
+		var in string
+		in, args = bindList(s.d, ids)
+		q += " WHERE id IN (" + in + ")"
+	}
+	rows, err := s.read.QueryContext(ctx, q+" ORDER BY id", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*upload.FileRecord
+	for rows.Next() {
+		r, err := scanFile(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// UpdateFile sets what is said about a file; nil fields stay.
+func (s *Store) UpdateFile(ctx context.Context, id int64, u upload.FileUpdate) error {
+	set := []string{"updated_at = " + s.d.Placeholder(1)}
+	args := []any{u.UpdatedAt}
+	for _, c := range []struct {
+		col string
+		v   *string
+	}{{"name", u.Name}, {"alternative_text", u.AlternativeText}, {"caption", u.Caption}} {
+		if c.v != nil {
+			args = append(args, *c.v)
+			set = append(set, c.col+" = "+s.d.Placeholder(len(args)))
+		}
+	}
+	args = append(args, id)
+	_, err := s.write.ExecContext(ctx, "UPDATE stratum_files SET "+strings.Join(set, ", ")+" WHERE id = "+s.d.Placeholder(len(args)), args...)
+	return err
+}
+
+// DeleteFile removes a file row.
+func (s *Store) DeleteFile(ctx context.Context, id int64) error {
+	_, err := s.write.ExecContext(ctx, "DELETE FROM stratum_files WHERE id = "+s.d.Placeholder(1), id)
+	return err
+}
+
+func scanFile(row interface{ Scan(...any) error }) (*upload.FileRecord, error) {
+	r := &upload.FileRecord{}
+	err := row.Scan(&r.ID, &r.DocumentID, &r.Name, &r.AlternativeText, &r.Caption, &r.Width, &r.Height, &r.Formats,
+		&r.Hash, &r.Ext, &r.Mime, &r.Size, &r.URL, &r.CreatedAt, &r.UpdatedAt)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
