@@ -192,28 +192,6 @@ func checkRange(a *models.Attribute, f float64) scalarError {
 	return ""
 }
 
-func checkBlocks(v any) (any, scalarError) {
-	arr, ok := v.([]any)
-	if !ok {
-		return nil, "must be an array of blocks"
-	}
-	for _, b := range arr {
-		m, ok := b.(map[string]any)
-		if !ok {
-			return nil, "must be an array of blocks"
-		}
-		if t, ok := m["type"].(string); !ok || t == "" {
-			return nil, "each block must have a string `type`"
-		}
-		if ch, present := m["children"]; present {
-			if _, ok := ch.([]any); !ok {
-				return nil, "block `children` must be an array"
-			}
-		}
-	}
-	return arr, ""
-}
-
 func parseBool(s string) (bool, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "true", "t", "1":

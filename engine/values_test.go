@@ -195,10 +195,11 @@ func TestNormalizeScalar(t *testing.T) {
 		{"blocks", []any{block}, []any{block}, ""},
 		{"blocks", []any{}, []any{}, ""},
 		{"blocks", block, nil, "must be an array of blocks"},
-		{"blocks", []any{"x"}, nil, "must be an array of blocks"},
-		{"blocks", []any{map[string]any{"children": []any{}}}, nil, "each block must have a string `type`"},
-		{"blocks", []any{map[string]any{"type": ""}}, nil, "each block must have a string `type`"},
-		{"blocks", []any{map[string]any{"type": "p", "children": "x"}}, nil, "block `children` must be an array"},
+		{"blocks", []any{"x"}, nil, "[0]: a node must be an object"},
+		{"blocks", []any{map[string]any{"children": []any{}}}, nil, "[0]: a block needs a `type`"},
+		{"blocks", []any{map[string]any{"type": ""}}, nil, "[0]: a block needs a `type`"},
+		{"blocks", []any{map[string]any{"type": "p", "children": "x"}}, nil, "[0]: unknown block `type` \"p\""},
+		{"blocks", []any{map[string]any{"type": "paragraph", "children": "x"}}, nil, "[0]: children must be an array"},
 	}
 	for _, tc := range tests {
 		a := ct.Attr(tc.attr)
