@@ -91,9 +91,17 @@ type apiConfig struct {
 func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	c := &Config{Dir: dir, Host: "0.0.0.0", Port: 1337, Env: "development"}
 	var server struct {
-		Host  string `json:"host"`
-		Port  int    `json:"port"`
-		Proxy bool   `json:"proxy"`
+		Host     string `json:"host"`
+		Port     int    `json:"port"`
+		Proxy    bool   `json:"proxy"`
+		Security struct {
+			Headers        *bool  `json:"headers"`
+			FrameOptions   string `json:"frameOptions"`
+			ReferrerPolicy string `json:"referrerPolicy"`
+			HSTS           struct {
+				MaxAge int `json:"maxAge"`
+			} `json:"hsts"`
+		} `json:"security"`
 	}
 	if err := readJSON(dir, "server.json", &server); err != nil {
 		return nil, err
@@ -117,7 +125,9 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		return nil, err
 	}
 	c.Engine = api.engineConfig()
-	c.Rest = rest.Config{Prefix: api.Rest.Prefix, MaxBodyBytes: api.Rest.MaxBodySize}
+	sec := server.Security
+	c.Rest = rest.Config{Prefix: api.Rest.Prefix, MaxBodyBytes: api.Rest.MaxBodySize, Headers: rest.SecurityHeaders{
+		Disabled: sec.Headers != nil && !*sec.Headers, FrameOptions: sec.FrameOptions, ReferrerPolicy: sec.ReferrerPolicy, HSTSMaxAge: sec.HSTS.MaxAge}}
 	if err := c.readPlugins(dir); err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func checkProductionSecrets(getenv func(string) string) error {
 		}
 	}
 	if len(missing) == 0 {
-		return nil
+		return weakSecrets(getenv)
 	}
 	verb := "is"
 	if len(missing) > 1 {

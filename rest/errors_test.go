@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/rest"
 )
 
 // TestBadInput: every hostile or malformed request gets a clear 4xx in
@@ -109,4 +110,29 @@ func TestErrorGolden(t *testing.T) {
 			t.Fatalf("health: %d %s", r.Status, r.Body)
 		}
 	})
+}
+
+// TestSecurityHeaders: every answer, refusals included, carries a hardened
+// Strapi's headers; HSTS only when the client came over HTTPS.
+func TestSecurityHeaders(t *testing.T) {
+	for _, trust := range []bool{false, true} {
+		e := testenv.Start(t, testenv.Databases(t)["sqlite"](t), testenv.Options{Rest: rest.Config{TrustProxy: trust}})
+		for _, path := range []string{"/api/articles", "/api/nope", "/api/articles?filters[title][$eq]=%00", "/graphql", "/_health"} {
+			r := e.Do("GET", path, nil, "X-Forwarded-Proto", "https")
+			h := r.Header
+			if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "SAMEORIGIN" || h.Get("Referrer-Policy") != "no-referrer" {
+				t.Errorf("%s: %v", path, h)
+			}
+			if hsts := h.Get("Strict-Transport-Security"); (hsts != "") != trust || (trust && hsts != "max-age=31536000; includeSubDomains") {
+				t.Errorf("%s (trust proxy %v): HSTS %q", path, trust, hsts)
+			}
+		}
+		if r := e.Do("GET", "/api/articles", nil); r.Header.Get("Strict-Transport-Security") != "" {
+			t.Errorf("HSTS over plain HTTP: %v", r.Header)
+		}
+	}
+	off := testenv.Start(t, testenv.Databases(t)["sqlite"](t), testenv.Options{Rest: rest.Config{Headers: rest.SecurityHeaders{Disabled: true}}})
+	if r := off.Do("GET", "/api/articles", nil); r.Header.Get("X-Frame-Options") != "" {
+		t.Errorf("headers off: %v", r.Header)
+	}
 }

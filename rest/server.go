@@ -28,6 +28,8 @@ type Config struct {
 	// Uploads is the media library: /api/upload and /uploads are served
 	// when it is set.
 	Uploads *upload.Service
+	// Headers are the security headers of every answer.
+	Headers SecurityHeaders
 }
 
 // Server is the REST layer over an engine.
@@ -64,7 +66,8 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
 			return err
 		}}))
-	ec.Pre(checkRequestText)
+	// Headers first, so that every answer has them, refusals included.
+	ec.Pre(s.securityHeaders, checkRequestText)
 	ec.GET("/_health", s.health)
 
 	// Types are looked up per request in the current registry snapshot, so

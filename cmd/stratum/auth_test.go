@@ -56,13 +56,20 @@ func TestProductionRequiresSecrets(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".tmp", "data.db")); !os.IsNotExist(err) {
 		t.Fatalf("the refused start touched the database: %v", err)
 	}
-	t.Setenv("JWT_SECRET", "j-secret")
-	t.Setenv("API_TOKEN_SALT", "salt")
+	t.Setenv("JWT_SECRET", "j-secret-Qm9vZ2x5IHdvb2dseSB3b29nbHkgMTIz")
+	t.Setenv("API_TOKEN_SALT", "salt-ZHJhZ29ucyBhbmQgZGluZ29zIGFuZCBtb3Jl")
 	_, err = open(dir, quietLog())
 	if err == nil || !strings.Contains(err.Error(), "production: ADMIN_JWT_SECRET is not set;") {
 		t.Fatalf("one missing: %v", err)
 	}
-	t.Setenv("ADMIN_JWT_SECRET", "a-secret")
+	// Short secrets and placeholders from examples are refused.
+	for _, weak := range []string{"a-secret", "tobemodified", "toBeModified-and-then-some-more-bytes-42", strings.Repeat("ab", 20)} {
+		t.Setenv("ADMIN_JWT_SECRET", weak)
+		if _, err := open(dir, quietLog()); err == nil || !strings.Contains(err.Error(), "ADMIN_JWT_SECRET must be at least 32 bytes and not a placeholder") {
+			t.Fatalf("weak secret %q: %v", weak, err)
+		}
+	}
+	t.Setenv("ADMIN_JWT_SECRET", "a-secret-c3VwZXIgc2VjcmV0IGFkbWluIGtleSAxMjM0")
 	a, err := open(dir, quietLog())
 	if err != nil {
 		t.Fatalf("all set: %v", err)
