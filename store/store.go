@@ -8,9 +8,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -51,6 +53,7 @@ var _ engine.Backend = (*Store)(nil)
 func Open(url string) (*Store, error) {
 	cfg := &gorm.Config{Logger: logger.Discard, PrepareStmt: false, SkipDefaultTransaction: true}
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		url = withStatementTimeout(url)
 		g, err := gorm.Open(postgres.Open(url), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -128,3 +131,25 @@ func (s *Store) Close() error {
 
 // Ping checks the connection.
 func (s *Store) Ping(ctx context.Context) error { return s.read.PingContext(ctx) }
+
+// DefaultStatementTimeout bounds one SQL statement on PostgreSQL unless the
+// URL says otherwise (?statement_timeout=<ms>, 0 for none).
+const DefaultStatementTimeout = 30 * time.Second
+
+// withStatementTimeout sets PostgreSQL's statement_timeout on every pooled
+// connection: the server cancels a runaway statement itself and the
+// connection stays usable, where a client-side deadline would interrupt
+// the wire protocol mid-answer and cost the connection.
+func withStatementTimeout(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return raw // pgx reports the bad URL
+	}
+	q := u.Query()
+	if q.Has("statement_timeout") {
+		return raw
+	}
+	q.Set("statement_timeout", strconv.FormatInt(DefaultStatementTimeout.Milliseconds(), 10))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
