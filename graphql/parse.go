@@ -130,10 +130,21 @@ func prepare(src string) (string, map[int][]string, error) {
 			push(tok{kind: 'p', ch: c, start: f.start})
 			i++
 		case c == ')' || c == ']' || c == '}':
+			var top frame
 			if len(stack) > 0 {
+				top = stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 			}
 			start := len(out)
+			if c == ')' && top.ch == '(' && strings.Trim(string(out[top.start+1:]), " \t\r\n,") == "" {
+				// Every argument was a blanked null: `f(a: null)` means `f`,
+				// and graphql-go refuses an empty `()`.
+				out[top.start] = ' '
+				out = append(out, ' ')
+				prev, prev2 = tok{}, tok{}
+				i++
+				continue
+			}
 			out = append(out, c)
 			push(tok{kind: 'p', ch: c, start: start})
 			i++
