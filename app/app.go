@@ -99,7 +99,7 @@ func (a *App) build(files engine.SchemaFiles) error {
 	acfg.Actions = func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) }
 	acfg.Changed = func() { a.Store.Announce(context.Background()) }
 	acfg.Log = a.log
-	if a.Auth, err = auth.New(ctx, a.Store.GORM(), acfg); err != nil {
+	if a.Auth, err = auth.New(ctx, a.Store, acfg); err != nil {
 		return err
 	}
 	if err := a.Auth.EnsureAdminFromEnv(ctx); err != nil {

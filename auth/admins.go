@@ -2,10 +2,7 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"strings"
-
-	"gorm.io/gorm"
 
 	"github.com/stratum-cms/stratum/engine"
 )
@@ -76,11 +73,10 @@ func (in *AdminInput) check() error {
 
 // AdminCount is the number of admins.
 func (s *Service) AdminCount(ctx context.Context) (int64, error) {
-	var n int64
-	return n, s.db.WithContext(ctx).Model(&AdminUser{}).Count(&n).Error
+	return s.st.Auth().AdminCount(ctx)
 }
 
-func (s *Service) insertAdmin(tx *gorm.DB, in AdminInput) (*AdminUser, error) {
+func (s *Service) insertAdmin(ctx context.Context, tx Tx, in AdminInput) (*AdminUser, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
@@ -88,26 +84,26 @@ func (s *Service) insertAdmin(tx *gorm.DB, in AdminInput) (*AdminUser, error) {
 	if err != nil {
 		return nil, err
 	}
-	var n int64
-	if err := tx.Model(&AdminUser{}).Where("email = ?", in.Email).Count(&n).Error; err != nil {
+	other, err := tx.AdminByEmail(ctx, in.Email)
+	if err != nil {
 		return nil, err
 	}
-	if n > 0 {
+	if other != nil {
 		return nil, engine.Errorf(engine.KindApplication, "Email already taken")
 	}
 	now := s.now()
 	a := &AdminUser{DocumentID: engine.NewDocumentID(), Firstname: strings.TrimSpace(in.Firstname),
 		Lastname: strings.TrimSpace(in.Lastname), Email: in.Email, Password: hash, IsActive: true,
 		CreatedAt: now, UpdatedAt: now}
-	return a, tx.Create(a).Error
+	return a, tx.CreateAdmin(ctx, a)
 }
 
 // CreateAdmin adds an admin (stratum admin create, STRATUM_ADMIN_*).
 func (s *Service) CreateAdmin(ctx context.Context, in AdminInput) (*AdminView, error) {
 	var a *AdminUser
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.st.Tx(ctx, func(tx Tx) error {
 		var err error
-		a, err = s.insertAdmin(tx, in)
+		a, err = s.insertAdmin(ctx, tx, in)
 		return err
 	})
 	if err != nil {
@@ -116,32 +112,24 @@ func (s *Service) CreateAdmin(ctx context.Context, in AdminInput) (*AdminView, e
 	return adminView(a), nil
 }
 
-// firstAdminLock is the PostgreSQL advisory lock that serialises
-// register-admin across nodes.
-const firstAdminLock = 0x5374726174756d01
-
 // RegisterAdmin creates the first admin and logs them in; once an admin
 // exists it is refused. Concurrent calls, on any node, agree on one winner:
-// on PostgreSQL the transaction takes an advisory lock before counting; on
-// SQLite write transactions are serialised already.
+// the transaction takes the first-admin lock before counting.
 func (s *Service) RegisterAdmin(ctx context.Context, in AdminInput) (*AdminSession, error) {
 	refused := engine.Errorf(engine.KindApplication, "You cannot register a new super admin")
 	var a *AdminUser
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if tx.Dialector.Name() == "postgres" {
-			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(firstAdminLock)).Error; err != nil {
-				return err
-			}
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		if err := tx.LockFirstAdmin(ctx); err != nil {
+			return err
 		}
-		var n int64
-		if err := tx.Model(&AdminUser{}).Count(&n).Error; err != nil {
+		n, err := tx.AdminCount(ctx)
+		if err != nil {
 			return err
 		}
 		if n > 0 {
 			return refused
 		}
-		var err error
-		a, err = s.insertAdmin(tx, in)
+		a, err = s.insertAdmin(ctx, tx, in)
 		return err
 	})
 	if isUniqueViolation(err) {
@@ -180,10 +168,13 @@ func (s *Service) AdminLogin(ctx context.Context, body map[string]any) (*AdminSe
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	var a AdminUser
-	err = s.db.WithContext(ctx).Where("email = ?", strings.ToLower(strings.TrimSpace(email))).Take(&a).Error
-	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+	found, err := s.st.Auth().AdminByEmail(ctx, strings.ToLower(strings.TrimSpace(email)))
+	if err != nil {
 		return nil, err
+	}
+	var a AdminUser
+	if found != nil {
+		a = *found
 	}
 	if !checkPassword(a.Password, pw) {
 		return nil, engine.Errorf(engine.KindValidation, "Invalid credentials")
@@ -199,10 +190,5 @@ func (s *Service) AdminLogin(ctx context.Context, body map[string]any) (*AdminSe
 }
 
 func (s *Service) adminByID(ctx context.Context, id int64) (*AdminUser, error) {
-	var a AdminUser
-	err := s.db.WithContext(ctx).Take(&a, id).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, nil
-	}
-	return &a, err
+	return s.st.Auth().AdminByID(ctx, id)
 }

@@ -27,7 +27,7 @@ func TestConcurrentStarts(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				svcs[i], errs[i] = auth.New(t.Context(), st.GORM(), auth.Config{Permissions: auth.Permissions{
+				svcs[i], errs[i] = auth.New(t.Context(), st, auth.Config{Permissions: auth.Permissions{
 					"Editors": {"plugin::users-permissions.user.me"}, "public": {"plugin::users-permissions.user.find"}}})
 			}()
 		}

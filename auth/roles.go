@@ -2,15 +2,11 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
-
-	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
@@ -113,25 +109,24 @@ func (s *Service) ensureDefaultRoles(ctx context.Context) error {
 		{RoleAuthenticated, "Authenticated", "Default role given to authenticated user."},
 		{RolePublic, "Public", "Default role given to unauthenticated user."},
 	} {
-		var n int64
-		if err := s.db.WithContext(ctx).Model(&Role{}).Where("type = ?", r.typ).Count(&n).Error; err != nil {
+		have, err := s.st.Auth().RoleByType(ctx, r.typ)
+		if err != nil {
 			return fmt.Errorf("read roles: %w", err)
 		}
-		if n > 0 {
+		if have != nil {
 			continue
 		}
-		err := startupRetry(func() error {
-			return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-				var n int64
-				if err := tx.Model(&Role{}).Where("type = ?", r.typ).Count(&n).Error; err != nil || n > 0 {
+		err = startupRetry(func() error {
+			return s.st.Tx(ctx, func(tx Tx) error {
+				if have, err := tx.RoleByType(ctx, r.typ); err != nil || have != nil {
 					return err // another node made it meanwhile
 				}
 				role := &Role{DocumentID: engine.NewDocumentID(), Name: r.name, Description: r.desc, Type: r.typ,
 					CreatedAt: s.now(), UpdatedAt: s.now()}
-				if err := tx.Create(role).Error; err != nil {
+				if err := tx.CreateRole(ctx, role); err != nil {
 					return err
 				}
-				return s.grant(tx, role.ID, defaultPermissions[r.typ])
+				return s.grant(ctx, tx, role.ID, defaultPermissions[r.typ])
 			})
 		})
 		if err != nil {
@@ -161,15 +156,8 @@ func isBusy(err error) bool {
 }
 
 // grant adds permissions to a role (existing ones are kept).
-func (s *Service) grant(tx *gorm.DB, roleID int64, actions []string) error {
-	if len(actions) == 0 {
-		return nil
-	}
-	rows := make([]Permission, 0, len(actions))
-	for _, a := range dedupe(actions) {
-		rows = append(rows, Permission{RoleID: roleID, Action: a, CreatedAt: s.now()})
-	}
-	return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&rows).Error
+func (s *Service) grant(ctx context.Context, tx Tx, roleID int64, actions []string) error {
+	return tx.Grant(ctx, roleID, dedupe(actions), s.now())
 }
 
 // ApplyPermissions sets roles from config/permissions.json: for each role
@@ -188,23 +176,23 @@ func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
 			return fmt.Errorf("config/permissions.json: role %q: %s", name, engine.AsError(err).Message)
 		}
 	}
-	apply := func(tx *gorm.DB) error {
+	apply := func(tx Tx) error {
 		for _, name := range names {
-			role, err := s.roleForKey(tx, name)
+			role, err := s.roleForKey(ctx, tx, name)
 			if err != nil {
 				return err
 			}
-			if err := tx.Where("role_id = ? AND action LIKE ?", role.ID, "api::%").Delete(&Permission{}).Error; err != nil {
+			if err := tx.Revoke(ctx, role.ID, "api::"); err != nil {
 				return err
 			}
-			if err := s.grant(tx, role.ID, p[name]); err != nil {
+			if err := s.grant(ctx, tx, role.ID, p[name]); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	// Another node starting at the same time may create a role first.
-	err := startupRetry(func() error { return s.db.WithContext(ctx).Transaction(apply) })
+	err := startupRetry(func() error { return s.st.Tx(ctx, apply) })
 	if err != nil {
 		return fmt.Errorf("config/permissions.json: %w", err)
 	}
@@ -214,24 +202,20 @@ func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
 
 // roleForKey finds the role a permissions.json key names, creating a
 // custom role when none matches.
-func (s *Service) roleForKey(tx *gorm.DB, key string) (*Role, error) {
-	var role Role
+func (s *Service) roleForKey(ctx context.Context, tx Tx, key string) (*Role, error) {
 	typ := strings.ToLower(key)
 	if typ != RolePublic && typ != RoleAuthenticated {
 		typ = roleType(key)
 	}
-	err := tx.Where("type = ? OR name = ?", typ, key).Order("id").Take(&role).Error
-	if err == nil {
-		return &role, nil
-	}
-	if !errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, err
+	role, err := tx.RoleByTypeOrName(ctx, typ, key)
+	if err != nil || role != nil {
+		return role, err
 	}
 	if typ == "" {
 		return nil, fmt.Errorf("role %q: a role name needs letters or digits", key)
 	}
-	role = Role{DocumentID: engine.NewDocumentID(), Name: key, Type: typ, CreatedAt: s.now(), UpdatedAt: s.now()}
-	return &role, tx.Create(&role).Error
+	role = &Role{DocumentID: engine.NewDocumentID(), Name: key, Type: typ, CreatedAt: s.now(), UpdatedAt: s.now()}
+	return role, tx.CreateRole(ctx, role)
 }
 
 // --- the roles' permissions in memory -------------------------------------
@@ -284,12 +268,13 @@ func (s *Service) roleSet(ctx context.Context) (*roleSnapshot, error) {
 }
 
 func (s *Service) loadRoles(ctx context.Context) (*roleSnapshot, error) {
-	var roles []Role
-	if err := s.db.WithContext(ctx).Find(&roles).Error; err != nil {
+	db := s.st.Auth()
+	roles, err := db.Roles(ctx)
+	if err != nil {
 		return nil, err
 	}
-	var perms []Permission
-	if err := s.db.WithContext(ctx).Find(&perms).Error; err != nil {
+	perms, err := db.Permissions(ctx, nil)
+	if err != nil {
 		return nil, err
 	}
 	rs := &roleSnapshot{at: s.cfg.Now(), perms: map[int64]map[string]bool{}}
@@ -376,14 +361,14 @@ func roleTaken() error { return engine.Errorf(engine.KindApplication, "Role name
 
 // ListRoles lists every role in id order.
 func (s *Service) ListRoles(ctx context.Context) ([]RoleView, error) {
-	var roles []Role
-	if err := s.db.WithContext(ctx).Order("id").Find(&roles).Error; err != nil {
+	roles, err := s.st.Auth().Roles(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return s.roleViews(ctx, roles)
+	return s.roleViews(ctx, s.st.Auth(), roles)
 }
 
-func (s *Service) roleViews(ctx context.Context, roles []Role) ([]RoleView, error) {
+func (s *Service) roleViews(ctx context.Context, db Tx, roles []Role) ([]RoleView, error) {
 	out := make([]RoleView, len(roles))
 	if len(roles) == 0 {
 		return out, nil
@@ -392,25 +377,17 @@ func (s *Service) roleViews(ctx context.Context, roles []Role) ([]RoleView, erro
 	for i := range roles {
 		ids[i] = roles[i].ID
 	}
-	var perms []Permission
-	if err := s.db.WithContext(ctx).Where("role_id IN ?", ids).Order("action").Find(&perms).Error; err != nil {
+	perms, err := db.Permissions(ctx, ids)
+	if err != nil {
 		return nil, err
 	}
-	var counts []struct {
-		RoleID int64
-		N      int64
-	}
-	if err := s.db.WithContext(ctx).Model(&User{}).Select("role_id, COUNT(*) AS n").Where("role_id IN ?", ids).
-		Group("role_id").Scan(&counts).Error; err != nil {
+	n, err := db.UsersPerRole(ctx, ids)
+	if err != nil {
 		return nil, err
 	}
 	byRole := map[int64][]string{}
 	for _, p := range perms {
 		byRole[p.RoleID] = append(byRole[p.RoleID], p.Action)
-	}
-	n := map[int64]int64{}
-	for _, c := range counts {
-		n[c.RoleID] = c.N
 	}
 	for i := range roles {
 		p := byRole[roles[i].ID]
@@ -422,8 +399,8 @@ func (s *Service) roleViews(ctx context.Context, roles []Role) ([]RoleView, erro
 	return out, nil
 }
 
-func (s *Service) roleView(ctx context.Context, r *Role) (*RoleView, error) {
-	v, err := s.roleViews(ctx, []Role{*r})
+func (s *Service) roleView(ctx context.Context, db Tx, r *Role) (*RoleView, error) {
+	v, err := s.roleViews(ctx, db, []Role{*r})
 	if err != nil {
 		return nil, err
 	}
@@ -432,14 +409,14 @@ func (s *Service) roleView(ctx context.Context, r *Role) (*RoleView, error) {
 
 // GetRole reads a role by id.
 func (s *Service) GetRole(ctx context.Context, id int64) (*RoleView, error) {
-	var r Role
-	if err := s.db.WithContext(ctx).Take(&r, id).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, roleNotFound()
-		}
+	r, err := s.st.Auth().RoleByID(ctx, id)
+	if err != nil {
 		return nil, err
 	}
-	return s.roleView(ctx, &r)
+	if r == nil {
+		return nil, roleNotFound()
+	}
+	return s.roleView(ctx, s.st.Auth(), r)
 }
 
 // CreateRole makes a custom role.
@@ -453,18 +430,18 @@ func (s *Service) CreateRole(ctx context.Context, in RoleInput) (*RoleView, erro
 	}
 	r := &Role{DocumentID: engine.NewDocumentID(), Name: in.Name, Description: in.Description, Type: typ,
 		CreatedAt: s.now(), UpdatedAt: s.now()}
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&Role{}).Where("name = ? OR type = ?", r.Name, r.Type).Count(&n).Error; err != nil {
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		taken, err := tx.RoleTaken(ctx, r.Name, r.Type, 0)
+		if err != nil {
 			return err
 		}
-		if n > 0 {
+		if taken {
 			return roleTaken()
 		}
-		if err := tx.Create(r).Error; err != nil {
+		if err := tx.CreateRole(ctx, r); err != nil {
 			return err
 		}
-		return s.grant(tx, r.ID, in.Permissions)
+		return s.grant(ctx, tx, r.ID, in.Permissions)
 	})
 	if isUniqueViolation(err) {
 		return nil, roleTaken()
@@ -473,7 +450,7 @@ func (s *Service) CreateRole(ctx context.Context, in RoleInput) (*RoleView, erro
 		return nil, err
 	}
 	s.rolesChanged()
-	return s.roleView(ctx, r)
+	return s.roleView(ctx, s.st.Auth(), r)
 }
 
 // UpdateRole changes a role's name, description and, when given, replaces
@@ -482,20 +459,21 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*Role
 	if err := s.checkActions(in.Permissions); err != nil {
 		return nil, err
 	}
-	var r Role
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Take(&r, id).Error; err != nil {
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return roleNotFound()
-			}
+	var r *Role
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		var err error
+		if r, err = tx.RoleByID(ctx, id); err != nil {
 			return err
 		}
+		if r == nil {
+			return roleNotFound()
+		}
 		if in.HasName && in.Name != r.Name {
-			var n int64
-			if err := tx.Model(&Role{}).Where("name = ? AND id <> ?", in.Name, id).Count(&n).Error; err != nil {
+			taken, err := tx.RoleTaken(ctx, in.Name, "", id)
+			if err != nil {
 				return err
 			}
-			if n > 0 {
+			if taken {
 				return roleTaken()
 			}
 			r.Name = in.Name
@@ -504,16 +482,16 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*Role
 			r.Description = in.Description
 		}
 		r.UpdatedAt = s.now()
-		if err := tx.Save(&r).Error; err != nil {
+		if err := tx.SaveRole(ctx, r); err != nil {
 			return err
 		}
 		if !in.HasPermissions {
 			return nil
 		}
-		if err := tx.Where("role_id = ?", id).Delete(&Permission{}).Error; err != nil {
+		if err := tx.Revoke(ctx, id, ""); err != nil {
 			return err
 		}
-		return s.grant(tx, id, in.Permissions)
+		return s.grant(ctx, tx, id, in.Permissions)
 	})
 	if isUniqueViolation(err) {
 		return nil, roleTaken()
@@ -522,63 +500,48 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*Role
 		return nil, err
 	}
 	s.rolesChanged()
-	return s.roleView(ctx, &r)
+	return s.roleView(ctx, s.st.Auth(), r)
 }
 
 // DeleteRole removes a custom role; its users get the Authenticated role.
 func (s *Service) DeleteRole(ctx context.Context, id int64) (*RoleView, error) {
 	var view *RoleView
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var r Role
-		if err := tx.Take(&r, id).Error; err != nil {
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return roleNotFound()
-			}
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		r, err := tx.RoleByID(ctx, id)
+		if err != nil {
 			return err
+		}
+		if r == nil {
+			return roleNotFound()
 		}
 		if r.Type == RolePublic || r.Type == RoleAuthenticated {
 			return engine.Errorf(engine.KindApplication, "The %s role cannot be deleted", r.Name)
 		}
-		v, err := s.roleViewTx(tx, &r)
+		// Inside the transaction: on SQLite the write pool has one
+		// connection, and reading outside would wait for it.
+		if view, err = s.roleView(ctx, tx, r); err != nil {
+			return err
+		}
+		auth, err := tx.RoleByType(ctx, RoleAuthenticated)
 		if err != nil {
 			return err
 		}
-		view = v
-		var auth Role
-		if err := tx.Where("type = ?", RoleAuthenticated).Take(&auth).Error; err != nil {
+		if auth == nil {
+			return engine.Errorf(engine.KindApplication, "Impossible to find the default role")
+		}
+		if err := tx.MoveUsers(ctx, id, auth.ID); err != nil {
 			return err
 		}
-		if err := tx.Model(&User{}).Where("role_id = ?", id).Update("role_id", auth.ID).Error; err != nil {
+		if err := tx.Revoke(ctx, id, ""); err != nil {
 			return err
 		}
-		if err := tx.Where("role_id = ?", id).Delete(&Permission{}).Error; err != nil {
-			return err
-		}
-		return tx.Delete(&Role{}, id).Error
+		return tx.DeleteRole(ctx, id)
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.rolesChanged()
 	return view, nil
-}
-
-// roleViewTx builds a view inside a transaction (on SQLite the write pool
-// has one connection: reading outside the transaction would wait for it).
-func (s *Service) roleViewTx(tx *gorm.DB, r *Role) (*RoleView, error) {
-	var perms []Permission
-	if err := tx.Where("role_id = ?", r.ID).Order("action").Find(&perms).Error; err != nil {
-		return nil, err
-	}
-	var n int64
-	if err := tx.Model(&User{}).Where("role_id = ?", r.ID).Count(&n).Error; err != nil {
-		return nil, err
-	}
-	p := make([]string, len(perms))
-	for i := range perms {
-		p[i] = perms[i].Action
-	}
-	return &RoleView{RoleSummary: roleSummary(r), NbUsers: n, Permissions: p}, nil
 }
 
 // SchemaActions lists the content-API actions of a schema: find, findOne,

@@ -4,10 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
-
-	"gorm.io/gorm"
 )
 
 // Secrets are the keys auth signs and hashes with.
@@ -52,7 +51,7 @@ func checkProductionSecrets(getenv func(string) string) error {
 // loadSecrets takes each secret from the environment; outside production a
 // missing one is generated once and kept in stratum_meta, so every node and
 // every restart use the same value.
-func loadSecrets(ctx context.Context, db *gorm.DB, env string, getenv func(string) string) (Secrets, error) {
+func loadSecrets(ctx context.Context, db Tx, env string, getenv func(string) string) (Secrets, error) {
 	if env == "production" {
 		if err := checkProductionSecrets(getenv); err != nil {
 			return Secrets{}, err
@@ -76,20 +75,20 @@ func loadSecrets(ctx context.Context, db *gorm.DB, env string, getenv func(strin
 // storedSecret returns the generated secret kept under the variable's
 // name, generating it if it is not there; concurrent starts agree on the
 // first one written.
-func storedSecret(ctx context.Context, db *gorm.DB, name string) (string, error) {
+func storedSecret(ctx context.Context, db Tx, name string) (string, error) {
 	key := "secret:" + name
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
-	db = db.WithContext(ctx)
-	err := db.Exec("INSERT INTO stratum_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-		key, base64.StdEncoding.EncodeToString(b[:])).Error
-	if err != nil {
+	if err := db.PutMetaIfAbsent(ctx, key, base64.StdEncoding.EncodeToString(b[:])); err != nil {
 		return "", fmt.Errorf("keep the generated %s: %w", name, err)
 	}
-	var got string
-	if err := db.Raw("SELECT value FROM stratum_meta WHERE key = ?", key).Row().Scan(&got); err != nil {
+	got, ok, err := db.Meta(ctx, key)
+	if err == nil && !ok {
+		err = errors.New("not kept")
+	}
+	if err != nil {
 		return "", fmt.Errorf("read the generated %s: %w", name, err)
 	}
 	return got, nil

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"gorm.io/gorm"
 )
 
 // Config holds the settings of users-permissions, API tokens and admins.
@@ -45,7 +43,7 @@ type Config struct {
 // Service is users-permissions, API tokens and admin users over the
 // database. It implements Authenticator for the content API.
 type Service struct {
-	db      *gorm.DB
+	st      Store
 	cfg     Config
 	secrets Secrets
 	limiter *Limiter
@@ -57,10 +55,10 @@ type Service struct {
 
 var _ Authenticator = (*Service)(nil)
 
-// New loads (or, outside production,
+// New, over the store of auth's tables, loads (or, outside production,
 // generates) the secrets, makes sure the Public and Authenticated roles
 // exist and applies config/permissions.json to the roles.
-func New(ctx context.Context, db *gorm.DB, cfg Config) (*Service, error) {
+func New(ctx context.Context, st Store, cfg Config) (*Service, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
@@ -88,9 +86,9 @@ func New(ctx context.Context, db *gorm.DB, cfg Config) (*Service, error) {
 			return nil, err
 		}
 	}
-	s := &Service{db: db, cfg: cfg, log: cfg.Log, limiter: NewLimiter(cfg.RateLimit, cfg.Now)}
+	s := &Service{st: st, cfg: cfg, log: cfg.Log, limiter: NewLimiter(cfg.RateLimit, cfg.Now)}
 	var err error
-	if s.secrets, err = loadSecrets(ctx, db, cfg.Env, cfg.Getenv); err != nil {
+	if s.secrets, err = loadSecrets(ctx, st.Auth(), cfg.Env, cfg.Getenv); err != nil {
 		return nil, err
 	}
 	if err := s.ensureDefaultRoles(ctx); err != nil {

@@ -6,11 +6,8 @@ import (
 	"crypto/rand"
 	"crypto/sha512"
 	"encoding/hex"
-	"errors"
 	"strings"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/stratum-cms/stratum/engine"
 )
@@ -195,15 +192,15 @@ func (s *Service) CreateToken(ctx context.Context, in TokenInput) (*TokenView, e
 		exp := now.Add(time.Duration(*in.Lifespan) * time.Millisecond)
 		t.ExpiresAt = &exp
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&APIToken{}).Where("name = ?", t.Name).Count(&n).Error; err != nil {
+	err = s.st.Tx(ctx, func(tx Tx) error {
+		taken, err := tx.TokenNameTaken(ctx, t.Name, 0)
+		if err != nil {
 			return err
 		}
-		if n > 0 {
+		if taken {
 			return nameTaken()
 		}
-		return tx.Create(t).Error
+		return tx.CreateToken(ctx, t)
 	})
 	if isUniqueViolation(err) {
 		return nil, nameTaken()
@@ -218,8 +215,8 @@ func (s *Service) CreateToken(ctx context.Context, in TokenInput) (*TokenView, e
 
 // ListTokens lists the tokens by name, without their strings.
 func (s *Service) ListTokens(ctx context.Context) ([]*TokenView, error) {
-	var ts []APIToken
-	if err := s.db.WithContext(ctx).Order("name").Find(&ts).Error; err != nil {
+	ts, err := s.st.Auth().Tokens(ctx)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]*TokenView, len(ts))
@@ -229,20 +226,17 @@ func (s *Service) ListTokens(ctx context.Context) ([]*TokenView, error) {
 	return out, nil
 }
 
-func (s *Service) getToken(tx *gorm.DB, id int64) (*APIToken, error) {
-	var t APIToken
-	if err := tx.Take(&t, id).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, tokenNotFound()
-		}
-		return nil, err
+func (s *Service) getToken(ctx context.Context, tx Tx, id int64) (*APIToken, error) {
+	t, err := tx.TokenByID(ctx, id)
+	if err == nil && t == nil {
+		err = tokenNotFound()
 	}
-	return &t, nil
+	return t, err
 }
 
 // GetToken reads a token by id.
 func (s *Service) GetToken(ctx context.Context, id int64) (*TokenView, error) {
-	t, err := s.getToken(s.db.WithContext(ctx), id)
+	t, err := s.getToken(ctx, s.st.Auth(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -253,8 +247,8 @@ func (s *Service) GetToken(ctx context.Context, id int64) (*TokenView, error) {
 // the token string and lifespan stay.
 func (s *Service) UpdateToken(ctx context.Context, id int64, in TokenInput) (*TokenView, error) {
 	var out *APIToken
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		t, err := s.getToken(tx, id)
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		t, err := s.getToken(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -270,11 +264,11 @@ func (s *Service) UpdateToken(ctx context.Context, id int64, in TokenInput) (*To
 			return err
 		}
 		if in.HasName && in.Name != t.Name {
-			var n int64
-			if err := tx.Model(&APIToken{}).Where("name = ? AND id <> ?", in.Name, id).Count(&n).Error; err != nil {
+			taken, err := tx.TokenNameTaken(ctx, in.Name, id)
+			if err != nil {
 				return err
 			}
-			if n > 0 {
+			if taken {
 				return nameTaken()
 			}
 			t.Name = in.Name
@@ -289,7 +283,7 @@ func (s *Service) UpdateToken(ctx context.Context, id int64, in TokenInput) (*To
 		}
 		t.UpdatedAt = s.now()
 		out = t
-		return tx.Save(t).Error
+		return tx.SaveToken(ctx, t)
 	})
 	if isUniqueViolation(err) {
 		return nil, nameTaken()
@@ -303,13 +297,13 @@ func (s *Service) UpdateToken(ctx context.Context, id int64, in TokenInput) (*To
 // DeleteToken revokes a token at once and returns what it was.
 func (s *Service) DeleteToken(ctx context.Context, id int64) (*TokenView, error) {
 	var out *APIToken
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		t, err := s.getToken(tx, id)
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		t, err := s.getToken(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		out = t
-		return tx.Delete(&APIToken{}, id).Error
+		return tx.DeleteToken(ctx, id)
 	})
 	if err != nil {
 		return nil, err
@@ -324,14 +318,14 @@ func (s *Service) RegenerateToken(ctx context.Context, id int64) (*TokenView, er
 		return nil, err
 	}
 	var out *APIToken
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		t, err := s.getToken(tx, id)
+	err = s.st.Tx(ctx, func(tx Tx) error {
+		t, err := s.getToken(ctx, tx, id)
 		if err != nil {
 			return err
 		}
 		t.AccessKey, t.UpdatedAt = s.hashToken(raw), s.now()
 		out = t
-		return tx.Save(t).Error
+		return tx.SaveToken(ctx, t)
 	})
 	if err != nil {
 		return nil, err
@@ -364,13 +358,12 @@ func (s *Service) tokenPrincipal(ctx context.Context, raw string) (*Principal, e
 		return nil, invalidCredentials()
 	}
 	digest := s.hashToken(raw)
-	var t APIToken
-	err := s.db.WithContext(ctx).Where("access_key = ?", digest).Take(&t).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, invalidCredentials()
-	}
+	t, err := s.st.Auth().TokenByAccessKey(ctx, digest)
 	if err != nil {
 		return nil, err
+	}
+	if t == nil {
+		return nil, invalidCredentials()
 	}
 	if !hmac.Equal([]byte(t.AccessKey), []byte(digest)) {
 		return nil, invalidCredentials()
@@ -380,7 +373,7 @@ func (s *Service) tokenPrincipal(ctx context.Context, raw string) (*Principal, e
 		return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Token expired"}
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= lastUsedEvery {
-		if err := s.db.WithContext(ctx).Model(&APIToken{}).Where("id = ?", t.ID).UpdateColumn("last_used_at", now).Error; err != nil {
+		if err := s.st.Auth().TouchToken(ctx, t.ID, now); err != nil {
 			s.log.Warn("update lastUsedAt", "token", t.ID, "err", err)
 		}
 	}

@@ -2,11 +2,8 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"sort"
 	"strings"
-
-	"gorm.io/gorm"
 
 	"github.com/stratum-cms/stratum/engine"
 )
@@ -70,11 +67,13 @@ func (s *Service) Login(ctx context.Context, body map[string]any) (*Session, err
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	var u User
-	err = s.db.WithContext(ctx).Where("provider = ? AND (email = ? OR username = ?)", "local", strings.ToLower(ident), ident).
-		Order("id").Take(&u).Error
-	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+	found, err := s.st.Auth().LocalUser(ctx, strings.ToLower(ident), ident)
+	if err != nil {
 		return nil, err
+	}
+	var u User
+	if found != nil {
+		u = *found
 	}
 	if !checkPassword(u.Password, pw) { // an unknown user has no hash: same work, same answer
 		return nil, engine.Errorf(engine.KindValidation, "Invalid identifier or password")
@@ -207,19 +206,19 @@ func (s *Service) createUser(ctx context.Context, in userInput, register bool) (
 		}
 		return engine.Errorf(engine.KindApplication, "%s already taken", field)
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		roleID, err := s.pickRole(tx, in)
+	err = s.st.Tx(ctx, func(tx Tx) error {
+		roleID, err := s.pickRole(ctx, tx, in)
 		if err != nil {
 			return err
 		}
 		u.RoleID = &roleID
-		if field, err := s.conflict(tx, u.Username, u.Email, 0); err != nil || field != "" {
+		if field, err := s.conflict(ctx, tx, u.Username, u.Email, 0); err != nil || field != "" {
 			if err == nil {
 				err = taken(field)
 			}
 			return err
 		}
-		return tx.Create(u).Error
+		return tx.CreateUser(ctx, u)
 	})
 	if isUniqueViolation(err) {
 		return nil, taken("Email or Username")
@@ -231,29 +230,29 @@ func (s *Service) createUser(ctx context.Context, in userInput, register bool) (
 }
 
 // pickRole is the role of the body, or the Authenticated role.
-func (s *Service) pickRole(tx *gorm.DB, in userInput) (int64, error) {
-	var r Role
-	q := tx.Where("type = ?", RoleAuthenticated)
+func (s *Service) pickRole(ctx context.Context, tx Tx, in userInput) (int64, error) {
+	var r *Role
+	var err error
 	if in.HasRole {
-		q = tx.Where("id = ?", in.RoleID)
+		r, err = tx.RoleByID(ctx, in.RoleID)
+	} else {
+		r, err = tx.RoleByType(ctx, RoleAuthenticated)
 	}
-	if err := q.Take(&r).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			if in.HasRole {
-				return 0, validationAt("role", in.RoleID, "Role with id %d not found", in.RoleID)
-			}
-			return 0, engine.Errorf(engine.KindApplication, "Impossible to find the default role")
-		}
+	switch {
+	case err != nil:
 		return 0, err
+	case r == nil && in.HasRole:
+		return 0, validationAt("role", in.RoleID, "Role with id %d not found", in.RoleID)
+	case r == nil:
+		return 0, engine.Errorf(engine.KindApplication, "Impossible to find the default role")
 	}
 	return r.ID, nil
 }
 
 // conflict names the field another user already holds ("Email" or "Username").
-func (s *Service) conflict(tx *gorm.DB, username, email string, exceptID int64) (string, error) {
-	var others []User
-	if err := tx.Select("id, username, email").Where("(username = ? OR email = ?) AND id <> ?", username, email, exceptID).
-		Find(&others).Error; err != nil {
+func (s *Service) conflict(ctx context.Context, tx Tx, username, email string, exceptID int64) (string, error) {
+	others, err := tx.UserConflicts(ctx, username, email, exceptID)
+	if err != nil {
 		return "", err
 	}
 	for _, o := range others {
@@ -283,10 +282,8 @@ func (s *Service) CreateUser(ctx context.Context, body map[string]any) (*UserVie
 func (s *Service) viewWithRole(ctx context.Context, u *User) (*UserView, error) {
 	var role *Role
 	if u.RoleID != nil {
-		var r Role
-		if err := s.db.WithContext(ctx).Take(&r, *u.RoleID).Error; err == nil {
-			role = &r
-		} else if !errors.Is(err, gorm.ErrRecordNotFound) {
+		var err error
+		if role, err = s.st.Auth().RoleByID(ctx, *u.RoleID); err != nil {
 			return nil, err
 		}
 	}
@@ -299,13 +296,14 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 	if err != nil {
 		return nil, err
 	}
-	var u User
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Take(&u, id).Error; err != nil {
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return userNotFound()
-			}
+	var u *User
+	err = s.st.Tx(ctx, func(tx Tx) error {
+		var err error
+		if u, err = tx.UserByID(ctx, id); err != nil {
 			return err
+		}
+		if u == nil {
+			return userNotFound()
 		}
 		if in.HasUsername {
 			u.Username = in.Username
@@ -314,7 +312,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 			u.Email = in.Email
 		}
 		if in.HasUsername || in.HasEmail {
-			field, err := s.conflict(tx, u.Username, u.Email, u.ID)
+			field, err := s.conflict(ctx, tx, u.Username, u.Email, u.ID)
 			if err != nil {
 				return err
 			}
@@ -336,7 +334,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 			u.Blocked = in.Blocked
 		}
 		if in.HasRole {
-			rid, err := s.pickRole(tx, in)
+			rid, err := s.pickRole(ctx, tx, in)
 			if err != nil {
 				return err
 			}
@@ -344,7 +342,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		}
 		now := s.now()
 		u.UpdatedAt, u.PublishedAt = now, &now
-		return tx.Save(&u).Error
+		return tx.SaveUser(ctx, u)
 	})
 	if isUniqueViolation(err) {
 		return nil, engine.Errorf(engine.KindApplication, "Email or Username already taken")
@@ -352,143 +350,74 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 	if err != nil {
 		return nil, err
 	}
-	return s.viewWithRole(ctx, &u)
+	return s.viewWithRole(ctx, u)
 }
 
 // DeleteUser is DELETE /api/users/:id: the deleted user.
 func (s *Service) DeleteUser(ctx context.Context, id int64) (*UserView, error) {
-	var u User
-	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Take(&u, id).Error; err != nil {
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return userNotFound()
-			}
+	var u *User
+	err := s.st.Tx(ctx, func(tx Tx) error {
+		var err error
+		if u, err = tx.UserByID(ctx, id); err != nil {
 			return err
 		}
-		return tx.Delete(&User{}, id).Error
+		if u == nil {
+			return userNotFound()
+		}
+		return tx.DeleteUser(ctx, id)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return userView(&u, nil), nil
+	return userView(u, nil), nil
 }
 
 // GetUser reads one user for GET /api/users/:id and /api/users/me, with
 // the query's fields and populate; nil when there is none.
 func (s *Service) GetUser(ctx context.Context, id int64, q *engine.Query) (any, error) {
-	uq, err := compileUserQuery(q, false)
+	shape, err := userShapeOf(q)
 	if err != nil {
 		return nil, err
 	}
-	var u User
-	if err := s.db.WithContext(ctx).Take(&u, id).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, nil
+	u, err := s.st.Auth().UserByID(ctx, id)
+	if err != nil || u == nil {
+		return nil, err
+	}
+	row := UserWithRole{User: *u}
+	if shape.populateRole && u.RoleID != nil {
+		if row.Role, err = s.st.Auth().RoleByID(ctx, *u.RoleID); err != nil {
+			return nil, err
 		}
-		return nil, err
 	}
-	out, err := s.shapeUsers(ctx, []User{u}, uq)
-	if err != nil {
-		return nil, err
-	}
-	return out[0], nil
+	return shape.view(&row), nil
 }
 
 // ListUsers is GET /api/users: a plain list with filters, sort,
 // pagination, fields and populate=role.
 func (s *Service) ListUsers(ctx context.Context, q *engine.Query) ([]any, error) {
-	uq, err := compileUserQuery(q, true)
+	shape, err := userShapeOf(q)
 	if err != nil {
 		return nil, err
 	}
-	db := s.db.WithContext(ctx).Model(&User{})
-	if uq.where != "" {
-		db = db.Where(uq.where, uq.args...)
-	}
-	for _, o := range uq.order {
-		db = db.Order(o)
-	}
-	if uq.limit >= 0 {
-		db = db.Limit(uq.limit)
-	}
-	if uq.offset > 0 {
-		db = db.Offset(uq.offset)
-	}
-	var users []User
-	if err := db.Find(&users).Error; err != nil {
-		return nil, err
-	}
-	return s.shapeUsers(ctx, users, uq)
-}
-
-// CountUsers is GET /api/users/count.
-func (s *Service) CountUsers(ctx context.Context, q *engine.Query) (int64, error) {
-	uq, err := compileUserQuery(&engine.Query{Filter: q.Filter}, true)
+	users, err := s.st.Auth().FindUsers(ctx, q, shape.populateRole)
 	if err != nil {
-		return 0, err
-	}
-	db := s.db.WithContext(ctx).Model(&User{})
-	if uq.where != "" {
-		db = db.Where(uq.where, uq.args...)
-	}
-	var n int64
-	return n, db.Count(&n).Error
-}
-
-func (s *Service) shapeUsers(ctx context.Context, users []User, uq *userQuery) ([]any, error) {
-	roles := map[int64]*Role{}
-	if uq.populateRole {
-		var ids []int64
-		for _, u := range users {
-			if u.RoleID != nil {
-				ids = append(ids, *u.RoleID)
-			}
-		}
-		if len(ids) > 0 {
-			var rs []Role
-			if err := s.db.WithContext(ctx).Where("id IN ?", ids).Find(&rs).Error; err != nil {
-				return nil, err
-			}
-			for i := range rs {
-				roles[rs[i].ID] = &rs[i]
-			}
-		}
+		return nil, err
 	}
 	out := make([]any, len(users))
 	for i := range users {
-		var role *Role
-		if users[i].RoleID != nil {
-			role = roles[*users[i].RoleID]
-		}
-		v := userView(&users[i], role)
-		if uq.fields == nil {
-			out[i] = v
-			continue
-		}
-		m := map[string]any{"id": v.ID, "documentId": v.DocumentID}
-		full := map[string]any{"username": v.Username, "email": v.Email, "provider": v.Provider, "confirmed": v.Confirmed,
-			"blocked": v.Blocked, "createdAt": v.CreatedAt, "updatedAt": v.UpdatedAt, "publishedAt": v.PublishedAt}
-		for _, f := range uq.fields {
-			if val, ok := full[f]; ok {
-				m[f] = val
-			}
-		}
-		if v.Role != nil {
-			m["role"] = v.Role
-		}
-		out[i] = m
+		out[i] = shape.view(&users[i])
 	}
 	return out, nil
 }
 
+// CountUsers is GET /api/users/count.
+func (s *Service) CountUsers(ctx context.Context, q *engine.Query) (int64, error) {
+	return s.st.Auth().CountUsers(ctx, q.Filter)
+}
+
 // userByID loads a user for authentication.
 func (s *Service) userByID(ctx context.Context, id int64) (*User, error) {
-	var u User
-	err := s.db.WithContext(ctx).Select("id, blocked, role_id").Take(&u, id).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, nil
-	}
-	return &u, err
+	return s.st.Auth().UserByID(ctx, id)
 }
 
 // Me is the user behind a principal with their role, or nil when the
@@ -497,12 +426,9 @@ func (s *Service) Me(ctx context.Context, p *Principal) (*UserView, error) {
 	if p == nil || p.Kind != KindUser {
 		return nil, nil
 	}
-	var u User
-	if err := s.db.WithContext(ctx).Take(&u, p.UserID).Error; err != nil {
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return nil, nil
-		}
+	u, err := s.st.Auth().UserByID(ctx, p.UserID)
+	if err != nil || u == nil {
 		return nil, err
 	}
-	return s.viewWithRole(ctx, &u)
+	return s.viewWithRole(ctx, u)
 }

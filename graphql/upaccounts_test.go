@@ -14,7 +14,7 @@ func TestUsersPermissionsAccounts(t *testing.T) {
 		var svc *auth.Service
 		e := start(t, db(t), options{public: []string{}, setup: func(s *Server) {}})
 		var err error
-		svc, err = auth.New(context.Background(), e.Store.GORM(), auth.Config{Env: "development",
+		svc, err = auth.New(context.Background(), e.Store, auth.Config{Env: "development",
 			Permissions: auth.Permissions{"public": {"api::tag.tag.find"}, "authenticated": {"api::article.article.find", "api::article.article.create"}},
 			Actions:     func() []string { return auth.SchemaActions(e.Eng.Registry.Current().Schema) }})
 		if err != nil {

@@ -441,7 +441,7 @@ func TestPermissionsFile(t *testing.T) {
 			t.Fatalf("custom role from the file: %s", roles.Body)
 		}
 		// An unknown action in the file stops the start, naming it.
-		_, err := auth.New(t.Context(), e.Store.GORM(), auth.Config{Permissions: auth.Permissions{"public": {"api::nope.nope.find"}},
+		_, err := auth.New(t.Context(), e.Store, auth.Config{Permissions: auth.Permissions{"public": {"api::nope.nope.find"}},
 			Actions: func() []string { return auth.SchemaActions(e.Engine.Registry.Current().Schema) }})
 		if err == nil || !strings.Contains(err.Error(), "api::nope.nope.find") || !strings.Contains(err.Error(), "config/permissions.json") {
 			t.Fatalf("unknown action in the file: %v", err)

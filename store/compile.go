@@ -245,7 +245,9 @@ func systemColumn(f string) string {
 }
 
 // compare applies the operator to expr. kind is the attribute type, or
-// "system" with the system field's name.
+// "system" with the system field's name, or "column" for a typed column of
+// an auth table: no casts, and values bound as they are, as those rows
+// were written (times as time.Time).
 func (c *compiler) compare(cd *engine.Cond, kind, expr, system string) (string, error) {
 	num := false
 	switch kind {
@@ -262,6 +264,9 @@ func (c *compiler) compare(cd *engine.Cond, kind, expr, system string) (string, 
 		cmp = c.d.Number(expr)
 	}
 	val := func(x any) string {
+		if kind == "column" {
+			return c.bind(x)
+		}
 		if t, ok := x.(time.Time); ok {
 			if system != "" {
 				return c.bind(c.d.Time(t))

@@ -32,7 +32,7 @@ type Store struct {
 	// many readers and one writer, so writers queue instead of failing busy).
 	read  *sql.DB
 	write *sql.DB
-	// writeG is the GORM handle on the write pool, for auth's queries.
+	// writeG is the GORM handle on the write pool (tests' raw SQL).
 	writeG *gorm.DB
 	// url is the PostgreSQL URL, for the LISTEN connection.
 	url string
@@ -116,8 +116,8 @@ func (s *Store) migrated() (*Store, error) {
 // Dialect names the database engine ("postgres" or "sqlite").
 func (s *Store) Dialect() string { return s.d.Name() }
 
-// GORM returns the GORM handle on the write pool, for auth's queries of
-// its tables (which store's migrations make).
+// GORM returns the GORM handle on the write pool, for tests that run SQL
+// of their own; the application goes through the store's methods.
 func (s *Store) GORM() *gorm.DB { return s.writeG }
 
 // Close closes the pools.
