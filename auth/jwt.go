@@ -59,6 +59,13 @@ func (s *Service) IssueAdminJWT(id int64) (string, error) {
 }
 
 func (s *Service) parse(raw string, key []byte, admin bool) (int64, error) {
+	id, _, err := s.parseIssued(raw, key, admin)
+	return id, err
+}
+
+// parseIssued verifies a JWT and returns its id and issue time (iat; zero
+// when the token has none).
+func (s *Service) parseIssued(raw string, key []byte, admin bool) (int64, time.Time, error) {
 	opts := []jwt.ParseOption{
 		jwt.WithKey(jwa.HS256, key),
 		jwt.WithValidate(true),
@@ -72,15 +79,16 @@ func (s *Service) parse(raw string, key []byte, admin bool) (int64, error) {
 	}
 	t, err := jwt.Parse([]byte(raw), opts...)
 	if err != nil {
-		return 0, err
+		return 0, time.Time{}, err
 	}
 	if !admin {
 		if _, ok := t.Get(claimType); ok {
-			return 0, fmt.Errorf("not a users' token")
+			return 0, time.Time{}, fmt.Errorf("not a users' token")
 		}
 	}
 	v, _ := t.Get(claimID)
-	return claimInt(v)
+	id, err := claimInt(v)
+	return id, t.IssuedAt(), err
 }
 
 // ParseUserJWT verifies a users' JWT and returns the user id.

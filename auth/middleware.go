@@ -45,7 +45,7 @@ func (s *Service) Authenticate(r *http.Request) (*Principal, error) {
 	if !looksLikeJWT(tok) {
 		return s.tokenPrincipal(ctx, tok)
 	}
-	id, err := s.ParseUserJWT(tok)
+	id, issued, err := s.parseIssued(tok, s.secrets.JWT, false)
 	if err != nil {
 		return nil, invalidCredentials()
 	}
@@ -53,7 +53,9 @@ func (s *Service) Authenticate(r *http.Request) (*Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u == nil || u.Blocked {
+	// A token issued before the password changed (or the user was
+	// blocked) is over, also once the user is unblocked.
+	if u == nil || u.Blocked || issued.Unix() < u.TokensValidAfter {
 		return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Invalid credentials"}
 	}
 	rs, err := s.roleSet(ctx)

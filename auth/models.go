@@ -45,6 +45,9 @@ type User struct {
 	CreatedAt          time.Time
 	UpdatedAt          time.Time
 	PublishedAt        *time.Time
+	// TokensValidAfter (Unix seconds) refuses the JWTs issued before it:
+	// set when the password changes or the user is blocked.
+	TokensValidAfter int64
 }
 
 // AdminUser is a user of the admin API. Every admin is a super admin.

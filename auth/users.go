@@ -290,7 +290,23 @@ func (s *Service) viewWithRole(ctx context.Context, u *User) (*UserView, error) 
 	return userView(u, role), nil
 }
 
-// UpdateUser is PUT /api/users/:id: a partial update.
+// SelfUpdate refuses what users may not change of their own account
+// through /api/users/:id, whatever their role's permissions: their role,
+// whether they are blocked, whether they are confirmed.
+func SelfUpdate(p *Principal, id int64, body map[string]any) error {
+	if p == nil || p.Kind != KindUser || p.UserID != id {
+		return nil
+	}
+	for _, k := range []string{"role", "blocked", "confirmed"} {
+		if _, ok := body[k]; ok {
+			return engine.InvalidKey(k, k, "body", "data")
+		}
+	}
+	return nil
+}
+
+// UpdateUser is PUT /api/users/:id: a partial update. A new password or a
+// block ends the user's JWTs issued before it.
 func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any) (*UserView, error) {
 	in, err := parseUserInput(body, false)
 	if err != nil {
@@ -342,6 +358,12 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		}
 		now := s.now()
 		u.UpdatedAt, u.PublishedAt = now, &now
+		if in.HasPassword || (in.HasBlocked && in.Blocked) {
+			// Every JWT issued before this second stops working (iat has
+			// whole seconds: one issued earlier in this same second
+			// still passes); the next login's works.
+			u.TokensValidAfter = now.Unix()
+		}
 		return tx.SaveUser(ctx, u)
 	})
 	if isUniqueViolation(err) {

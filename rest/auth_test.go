@@ -447,3 +447,54 @@ func TestImportedStrapiUser(t *testing.T) {
 		}
 	})
 }
+
+// TestAccountChangesEndSessions: a password change or a block ends the
+// JWTs issued before it (also once the user is unblocked), and users
+// cannot change their own role, blocked or confirmed through
+// /api/users/:id, even with the permission to update users.
+func TestAccountChangesEndSessions(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{Permissions: auth.Permissions{
+			"public":        []string{"plugin::users-permissions.auth.callback", "plugin::users-permissions.auth.register"},
+			"authenticated": []string{"plugin::users-permissions.user.me", "plugin::users-permissions.user.update"}}})
+		old, id := registerUser(t, e, "ada")
+		path := fmt.Sprintf("/api/users/%d", id)
+		for _, k := range []map[string]any{{"role": 1}, {"blocked": false}, {"confirmed": true}, {"username": "ada2", "role": 1}} {
+			if r := e.Do("PUT", path, k, bearer(old)...); r.Status != 400 || !strings.HasPrefix(r.ErrorMessage(), "Invalid key") {
+				t.Errorf("self update %v: %d %s", k, r.Status, r.Body)
+			}
+		}
+		if r := e.Do("PUT", path, map[string]any{"username": "ada-renamed"}, bearer(old)...); r.Status != 200 {
+			t.Fatalf("self update of the username: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("GET", "/api/users/me", nil, bearer(old)...); r.Status != 200 {
+			t.Fatalf("a username change keeps the session: %d %s", r.Status, r.Body)
+		}
+		time.Sleep(1100 * time.Millisecond) // iat has whole seconds
+		if r := e.Do("PUT", path, map[string]any{"password": "a-new-passw0rd"}, bearer(old)...); r.Status != 200 {
+			t.Fatalf("password change: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("GET", "/api/users/me", nil, bearer(old)...); r.Status != 401 {
+			t.Fatalf("the JWT from before the password change: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/api/auth/local", map[string]any{"identifier": "ada-renamed", "password": "a-new-passw0rd"})
+		if r.Status != 200 {
+			t.Fatalf("login with the new password: %d %s", r.Status, r.Body)
+		}
+		fresh := r.JSON["jwt"].(string)
+		if r := e.Do("GET", "/api/users/me", nil, bearer(fresh)...); r.Status != 200 {
+			t.Fatalf("the new JWT: %d %s", r.Status, r.Body)
+		}
+		// An admin's token blocks and unblocks the user: the JWT stays over.
+		tok, _ := createToken(t, e, adminJWT(t, e), map[string]any{"name": "ops", "type": "full-access"})
+		time.Sleep(1100 * time.Millisecond)
+		for _, blocked := range []bool{true, false} {
+			if r := e.Do("PUT", path, map[string]any{"blocked": blocked}, bearer(tok)...); r.Status != 200 {
+				t.Fatalf("blocked %v: %d %s", blocked, r.Status, r.Body)
+			}
+		}
+		if r := e.Do("GET", "/api/users/me", nil, bearer(fresh)...); r.Status != 401 {
+			t.Fatalf("the JWT from before the block, after the unblock: %d %s", r.Status, r.Body)
+		}
+	})
+}

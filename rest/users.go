@@ -129,6 +129,10 @@ func (s *Server) updateUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	p, _ := c.Get(principalKey).(*auth.Principal)
+	if err := auth.SelfUpdate(p, id, body); err != nil {
+		return err
+	}
 	u, err := s.svc.UpdateUser(c.Request().Context(), id, body)
 	if err != nil {
 		return err

@@ -225,7 +225,7 @@ func (o *authOps) MoveUsers(ctx context.Context, from, to int64) error {
 // --- users -------------------------------------------------------------
 
 const userCols = "id, document_id, username, email, provider, password, reset_password_token, confirmation_token, " +
-	"confirmed, blocked, role_id, created_at, updated_at, published_at"
+	"confirmed, blocked, role_id, created_at, updated_at, published_at, tokens_valid_after"
 
 func scanUser(row scanner) (*auth.User, error) {
 	u := &auth.User{}
@@ -234,7 +234,7 @@ func scanUser(row scanner) (*auth.User, error) {
 
 func userDest(u *auth.User) []any {
 	return []any{&u.ID, &u.DocumentID, &u.Username, &u.Email, &u.Provider, &u.Password, &u.ResetPasswordToken,
-		&u.ConfirmationToken, &u.Confirmed, &u.Blocked, &u.RoleID, &u.CreatedAt, &u.UpdatedAt, &u.PublishedAt}
+		&u.ConfirmationToken, &u.Confirmed, &u.Blocked, &u.RoleID, &u.CreatedAt, &u.UpdatedAt, &u.PublishedAt, &u.TokensValidAfter}
 }
 
 func (o *authOps) UserByID(ctx context.Context, id int64) (*auth.User, error) {
@@ -256,13 +256,13 @@ func (o *authOps) UserConflicts(ctx context.Context, username, email string, exc
 }
 
 func (o *authOps) CreateUser(ctx context.Context, u *auth.User) error {
-	return o.insert(ctx, &u.ID, "INSERT INTO up_users ("+strings.TrimPrefix(userCols, "id, ")+") VALUES ("+o.ph(13)+")",
+	return o.insert(ctx, &u.ID, "INSERT INTO up_users ("+strings.TrimPrefix(userCols, "id, ")+") VALUES ("+o.ph(14)+")",
 		userArgs(u)...)
 }
 
 func userArgs(u *auth.User) []any {
 	return []any{u.DocumentID, u.Username, u.Email, u.Provider, u.Password, u.ResetPasswordToken, u.ConfirmationToken,
-		u.Confirmed, u.Blocked, u.RoleID, u.CreatedAt, u.UpdatedAt, u.PublishedAt}
+		u.Confirmed, u.Blocked, u.RoleID, u.CreatedAt, u.UpdatedAt, u.PublishedAt, u.TokensValidAfter}
 }
 
 func (o *authOps) SaveUser(ctx context.Context, u *auth.User) error {

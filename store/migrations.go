@@ -119,6 +119,14 @@ var migrations = []migration{
 			`CREATE INDEX IF NOT EXISTS idx_stratum_files_document_id ON stratum_files (document_id)`,
 		},
 	},
+	{
+		// A user's JWTs issued before this moment (Unix seconds) are
+		// refused: set when the password changes or the user is blocked.
+		version:  2,
+		name:     "users' tokens valid after",
+		sqlite:   []string{`ALTER TABLE up_users ADD COLUMN tokens_valid_after integer NOT NULL DEFAULT 0`},
+		postgres: []string{`ALTER TABLE up_users ADD COLUMN IF NOT EXISTS tokens_valid_after bigint NOT NULL DEFAULT 0`},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.
