@@ -245,8 +245,8 @@ func TestUploadsCannotActAsPages(t *testing.T) {
 }
 
 // TestUploadTypeLists: upload.config's allow and deny lists refuse a file
-// by the type sniffed from its bytes with a 400 naming the type; the
-// files of the request before it are kept, nothing of the refused one.
+// by the type sniffed from its bytes with a 400 naming the type, and keep
+// nothing of the refused file.
 func TestUploadTypeLists(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		e := testenv.Start(t, db(t), testenv.Options{Public: append(testenv.AllActions(t, ""), uploadActions...),
