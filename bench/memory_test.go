@@ -83,11 +83,19 @@ func BenchmarkMemory(b *testing.B) {
 		seedBlog(b, env, memoryArticles)
 		client := &http.Client{Timeout: 5 * time.Minute}
 		b.Run(mode+"/amplification", func(b *testing.B) {
+			var mu sync.Mutex
+			statuses := map[int]int{}
+			defer func() { b.Logf("answers by status: %v", statuses) }()
 			measure(b, func() {
 				var wg sync.WaitGroup
 				for range 2 { // each request twice, all at once
 					for _, r := range amplification {
-						wg.Go(func() { send(b, client, env.URL, r.method, r.path, "application/json", strings.NewReader(r.body)) })
+						wg.Go(func() {
+							status := send(b, client, env.URL, r.method, r.path, "application/json", strings.NewReader(r.body))
+							mu.Lock()
+							statuses[status]++
+							mu.Unlock()
+						})
 					}
 				}
 				wg.Wait()
