@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/stratum-cms/stratum/auth"
@@ -59,6 +60,13 @@ type pluginsConfig struct {
 		Config struct {
 			SizeLimit   int64          `json:"sizeLimit"`
 			Breakpoints map[string]int `json:"breakpoints"`
+			// Pixels of images decoded and resized at once, across
+			// requests (upload.DefaultMaxConcurrentPixels; -1 for none).
+			MaxConcurrentPixels int64 `json:"maxConcurrentPixels"`
+			// MIME type patterns ("image/*", "application/pdf") checked
+			// against the type sniffed from an upload's bytes.
+			AllowedTypes []string `json:"allowedTypes"`
+			DeniedTypes  []string `json:"deniedTypes"`
 		} `json:"config"`
 	} `json:"upload"`
 }
@@ -174,7 +182,14 @@ func (c *Config) readPlugins(dir string) error {
 		return err
 	}
 	c.Engine.Locales, c.Engine.DefaultLocale = p.I18n.Config.Locales, p.I18n.Config.DefaultLocale
-	c.Upload.MaxBytes, c.Upload.Breakpoints = p.Upload.Config.SizeLimit, p.Upload.Config.Breakpoints
+	uc := p.Upload.Config
+	c.Upload.MaxBytes, c.Upload.Breakpoints = uc.SizeLimit, uc.Breakpoints
+	c.Upload.MaxConcurrentPixels, c.Upload.AllowedTypes, c.Upload.DeniedTypes = uc.MaxConcurrentPixels, uc.AllowedTypes, uc.DeniedTypes
+	for _, t := range append(append([]string{}, uc.AllowedTypes...), uc.DeniedTypes...) {
+		if !validTypePattern(t) {
+			return fmt.Errorf("config/plugins.json: upload.config: %q is not a MIME type pattern (type/subtype, type/* or *)", t)
+		}
+	}
 	if c.Engine.DefaultLocale == "" && len(c.Engine.Locales) > 0 {
 		c.Engine.DefaultLocale = c.Engine.Locales[0]
 	}
@@ -211,6 +226,14 @@ func (c *Config) readPlugins(dir string) error {
 		return fmt.Errorf("config/admin.json: auth.options.%w", err)
 	}
 	return nil
+}
+
+func validTypePattern(p string) bool {
+	if p == "*" {
+		return true
+	}
+	t, sub, ok := strings.Cut(p, "/")
+	return ok && t != "" && sub != "" && !strings.ContainsAny(p, " ;,") && !strings.Contains(sub, "/")
 }
 
 // readJSON reads config/<name> if it exists.

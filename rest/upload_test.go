@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 var uploadActions = []string{"plugin::upload.content-api.upload", "plugin::upload.content-api.find",
@@ -239,6 +240,38 @@ func TestUploadsCannotActAsPages(t *testing.T) {
 		}
 		if r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "y", "cover": ids["pixel.png"]}}); r.Status != 201 {
 			t.Errorf("png as cover: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestUploadTypeLists: upload.config's allow and deny lists refuse a file
+// by the type sniffed from its bytes with a 400 naming the type, and keep
+// nothing of the refused file.
+func TestUploadTypeLists(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: append(testenv.AllActions(t, ""), uploadActions...),
+			Upload: upload.Config{AllowedTypes: []string{"image/*", "application/pdf"}, DeniedTypes: []string{"image/svg+xml"}}})
+		for name, data := range map[string][]byte{
+			"page.png": []byte("<!doctype html><html><script>alert(1)</script></html>"),
+			"logo.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`),
+		} {
+			status, body := uploadFiles(t, e, "", map[string][]byte{name: data}, "")
+			var out struct {
+				Error struct{ Name, Message string }
+			}
+			_ = json.Unmarshal(body, &out)
+			if status != 400 || out.Error.Name != "ValidationError" || !strings.Contains(out.Error.Message, "not allowed") ||
+				!strings.Contains(out.Error.Message, map[string]string{"page.png": "text/html", "logo.svg": "image/svg+xml"}[name]) {
+				t.Errorf("%s: %d %s", name, status, body)
+			}
+		}
+		for name, data := range map[string][]byte{"a.png": pngOf(4, 4), "doc.pdf": []byte("%PDF-1.4\n")} {
+			if status, body := uploadFiles(t, e, "", map[string][]byte{name: data}, ""); status != 201 {
+				t.Errorf("%s: %d %s", name, status, body)
+			}
+		}
+		if r := e.Do("GET", "/api/upload/files", nil); r.Status != 200 || strings.Count(string(r.Body), `"mime"`) != 2 {
+			t.Errorf("files: %d %s", r.Status, r.Body)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -108,13 +109,22 @@ type Config struct {
 	// Breakpoints are the responsive widths (default large 1000, medium
 	// 750, small 500); nil keeps the defaults, empty turns them off.
 	Breakpoints map[string]int
+	// MaxConcurrentPixels bounds the pixels of the images being decoded
+	// and resized at once, across requests; the others wait their turn
+	// (default DefaultMaxConcurrentPixels, negative for no bound).
+	MaxConcurrentPixels int64
+	// AllowedTypes, when set, are the only MIME types accepted, and
+	// DeniedTypes are refused; both are checked against the type sniffed
+	// from the bytes and take "image/png", "image/*" or "*".
+	AllowedTypes, DeniedTypes []string
 }
 
 // Service is the media library over a database and a folder.
 type Service struct {
-	files FileStore
-	cfg   Config
-	now   func() time.Time
+	files  FileStore
+	cfg    Config
+	pixels *pixelGate // shared by every upload of this process's service
+	now    func() time.Time
 }
 
 // New makes the folder; files keeps the records.
@@ -125,10 +135,16 @@ func New(ctx context.Context, files FileStore, cfg Config) (*Service, error) {
 	if cfg.Breakpoints == nil {
 		cfg.Breakpoints = map[string]int{"large": 1000, "medium": 750, "small": 500}
 	}
+	if cfg.MaxConcurrentPixels == 0 {
+		cfg.MaxConcurrentPixels = DefaultMaxConcurrentPixels
+	}
+	if cfg.MaxConcurrentPixels < 0 {
+		cfg.MaxConcurrentPixels = math.MaxInt64
+	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("uploads folder: %w", err)
 	}
-	return &Service{files: files, cfg: cfg, now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
+	return &Service{files: files, cfg: cfg, pixels: newPixelGate(cfg.MaxConcurrentPixels), now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
 }
 
 // MaxBytes is the size limit of one upload request.

@@ -1,6 +1,7 @@
 package upload
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -38,9 +39,15 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 	if !extRe.MatchString(ext) {
 		ext = ""
 	}
-	mime := http.DetectContentType(body) // what the bytes are, not what the client says
-	if i := strings.IndexByte(mime, ';'); i > 0 {
-		mime = mime[:i]
+	mime := sniff(body)
+	if !s.typeAllowed(mime) {
+		return nil, engine.Errorf(engine.KindValidation, "File %q is of type %s, which is not allowed", filename, mime)
+	}
+	// The header is checked before anything is written: an image over the
+	// pixel cap is refused whole.
+	imgCfg, imgErr := imageConfig(body, mime)
+	if imgErr != nil && imgErr != errNotImage {
+		return nil, imgErr
 	}
 	hash := slug(strings.TrimSuffix(name, filepath.Ext(name))) + "_" + randomHex(5)
 	r := &FileRecord{DocumentID: engine.NewDocumentID(), Name: name, AlternativeText: info.AlternativeText,
@@ -55,19 +62,16 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 	if err := os.WriteFile(filepath.Join(s.cfg.Dir, hash+ext), body, 0o644); err != nil {
 		return nil, err
 	}
-	if img, err := decodeImage(body, mime); err == nil {
-		w, h := img.Bounds().Dx(), img.Bounds().Dy()
-		r.Width, r.Height = &w, &h
-		formats, files, err := s.formats(img, name, hash, ext, mime)
+	if imgErr == nil {
+		formats, files, err := s.image(ctx, body, imgCfg, name, hash, ext, mime)
 		written = append(written, files...)
-		if err != nil {
+		switch {
+		case err == nil:
+			r.Width, r.Height, r.Formats = &imgCfg.Width, &imgCfg.Height, formats
+		case err != errNotImage: // a body that does not decode is kept as a plain file
 			cleanup()
 			return nil, err
 		}
-		r.Formats = formats
-	} else if err != errNotImage {
-		cleanup()
-		return nil, err
 	}
 	if err := s.files.CreateFile(ctx, r); err != nil {
 		cleanup()
@@ -89,6 +93,44 @@ func (s *Service) Update(ctx context.Context, id int64, info FileInfo) (*File, e
 		return nil, err
 	}
 	return s.Get(ctx, id)
+}
+
+// sniff is the MIME type of what the bytes are, not of what the client
+// says. SVG, which http.DetectContentType calls text/xml or text/plain, is
+// told apart so that type lists can name it.
+func sniff(body []byte) string {
+	mime, _, _ := strings.Cut(http.DetectContentType(body), ";")
+	if mime == "text/xml" || mime == "text/plain" {
+		head := bytes.ToLower(body[:min(len(body), 1024)])
+		if bytes.Contains(head, []byte("<svg")) {
+			return "image/svg+xml"
+		}
+	}
+	return mime
+}
+
+// typeAllowed applies the configured type lists: a type named by
+// DeniedTypes is refused, and when AllowedTypes is set, so is every type
+// it does not name. Patterns are exact types, "type/*" or "*".
+func (s *Service) typeAllowed(mime string) bool {
+	if matchType(s.cfg.DeniedTypes, mime) {
+		return false
+	}
+	return len(s.cfg.AllowedTypes) == 0 || matchType(s.cfg.AllowedTypes, mime)
+}
+
+func matchType(patterns []string, mime string) bool {
+	mime = strings.ToLower(mime)
+	for _, p := range patterns {
+		p = strings.ToLower(strings.TrimSpace(p))
+		switch {
+		case p == "*", p == "*/*", p == mime:
+			return true
+		case strings.HasSuffix(p, "/*") && strings.HasPrefix(mime, strings.TrimSuffix(p, "*")):
+			return true
+		}
+	}
+	return false
 }
 
 // slug makes the readable part of a stored file name.

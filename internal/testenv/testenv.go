@@ -48,6 +48,10 @@ type Options struct {
 	// environment). Secrets are generated in the test database unless
 	// Auth.Getenv provides them.
 	Auth auth.Config
+	// Upload tunes the media library (its Dir is always a temp folder).
+	Upload upload.Config
+	// Tune, when set, changes the rest of the configuration last.
+	Tune func(*app.Config)
 }
 
 // Root is the repository root.
@@ -99,7 +103,11 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 				acfg.Env = "development"
 			}
 			c.Auth = acfg
-			c.Upload = upload.Config{Dir: uploads}
+			c.Upload = o.Upload
+			c.Upload.Dir = uploads
+			if o.Tune != nil {
+				o.Tune(c)
+			}
 		},
 	})
 	if err != nil {
