@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 
 	"github.com/stratum-cms/stratum/engine"
@@ -31,8 +32,12 @@ func (s *Store) FilterItems(ctx context.Context, q *engine.ItemQuery) ([]engine.
 	}
 	order = append(order, item)
 	s.statements.Add(1)
-	rows, err := s.read.QueryContext(ctx, "SELECT "+list+", "+item+" FROM "+from+" WHERE "+where+
-		" ORDER BY "+strings.Join(order, ", "), c.args...)
+	var rows *sql.Rows
+	err := again(ctx, func() (err error) {
+		rows, err = s.read.QueryContext(ctx, "SELECT "+list+", "+item+" FROM "+from+" WHERE "+where+
+			" ORDER BY "+strings.Join(order, ", "), c.args...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 	}
 	var n int64
 	s.statements.Add(1)
-	if err := s.read.QueryRowContext(ctx, sql, c.args...).Scan(&n); err != nil {
+	if err := again(ctx, func() error { return s.read.QueryRowContext(ctx, sql, c.args...).Scan(&n) }); err != nil {
 		return 0, err
 	}
 	s.counts.put(key, versions, n)
@@ -79,7 +79,11 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 
 func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
 	s.statements.Add(1)
-	rows, err := db.QueryContext(ctx, q, args...)
+	var rows *sql.Rows
+	err := again(ctx, func() (err error) {
+		rows, err = db.QueryContext(ctx, q, args...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +141,11 @@ func toTime(v any) (time.Time, error) {
 
 // Write runs fn in a transaction on the write pool.
 func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
+	var tx *sql.Tx
+	err := again(ctx, func() (err error) {
+		tx, err = s.write.BeginTx(ctx, nil)
+		return err
+	})
 	if err != nil {
 		return err
 	}
