@@ -24,6 +24,18 @@ var _ auth.Store = (*Store)(nil)
 type authOps struct {
 	d Dialect
 	q querier
+	// pooled is set outside a transaction: the reads every request makes
+	// (its credential, the roles) then run again past a dead connection.
+	pooled bool
+}
+
+// read runs a read, again past dead pooled connections when it is not
+// part of a transaction (whose connection is the one that died).
+func (o *authOps) read(ctx context.Context, fn func() error) error {
+	if !o.pooled {
+		return fn()
+	}
+	return again(ctx, fn)
 }
 
 // Tx runs fn in a transaction on the write pool.
@@ -40,7 +52,7 @@ func (s *Store) Tx(ctx context.Context, fn func(auth.Tx) error) error {
 }
 
 // Auth runs each operation on its own.
-func (s *Store) Auth() auth.Tx { return &authOps{d: s.d, q: s.write} }
+func (s *Store) Auth() auth.Tx { return &authOps{d: s.d, q: s.write, pooled: true} }
 
 // ph is the placeholders 1..n, comma-separated.
 func (o *authOps) ph(n int) string {
@@ -113,9 +125,13 @@ func scanRole(row scanner) (*auth.Role, error) {
 	return r, row.Scan(&r.ID, &r.DocumentID, &r.Name, &r.Description, &r.Type, &r.CreatedAt, &r.UpdatedAt)
 }
 
-func (o *authOps) Roles(ctx context.Context) ([]auth.Role, error) {
-	rows, err := o.q.QueryContext(ctx, "SELECT "+roleCols+" FROM up_roles ORDER BY id")
-	return all(rows, err, scanRole)
+func (o *authOps) Roles(ctx context.Context) (out []auth.Role, err error) {
+	err = o.read(ctx, func() error {
+		rows, err := o.q.QueryContext(ctx, "SELECT "+roleCols+" FROM up_roles ORDER BY id")
+		out, err = all(rows, err, scanRole)
+		return err
+	})
+	return out, err
 }
 
 func (o *authOps) RoleByID(ctx context.Context, id int64) (*auth.Role, error) {
@@ -237,8 +253,12 @@ func userDest(u *auth.User) []any {
 		&u.ConfirmationToken, &u.Confirmed, &u.Blocked, &u.RoleID, &u.CreatedAt, &u.UpdatedAt, &u.PublishedAt, &u.TokensValidAfter}
 }
 
-func (o *authOps) UserByID(ctx context.Context, id int64) (*auth.User, error) {
-	return one(o.q.QueryRowContext(ctx, "SELECT "+userCols+" FROM up_users WHERE id = "+o.p(1), id), scanUser)
+func (o *authOps) UserByID(ctx context.Context, id int64) (u *auth.User, err error) {
+	err = o.read(ctx, func() error {
+		u, err = one(o.q.QueryRowContext(ctx, "SELECT "+userCols+" FROM up_users WHERE id = "+o.p(1), id), scanUser)
+		return err
+	})
+	return u, err
 }
 
 func (o *authOps) LocalUser(ctx context.Context, email, username string) (*auth.User, error) {
@@ -313,8 +333,12 @@ func (o *authOps) TokenByID(ctx context.Context, id int64) (*auth.APIToken, erro
 	return one(o.q.QueryRowContext(ctx, "SELECT "+tokenCols+" FROM stratum_api_tokens WHERE id = "+o.p(1), id), scanToken)
 }
 
-func (o *authOps) TokenByAccessKey(ctx context.Context, key string) (*auth.APIToken, error) {
-	return one(o.q.QueryRowContext(ctx, "SELECT "+tokenCols+" FROM stratum_api_tokens WHERE access_key = "+o.p(1), key), scanToken)
+func (o *authOps) TokenByAccessKey(ctx context.Context, key string) (t *auth.APIToken, err error) {
+	err = o.read(ctx, func() error {
+		t, err = one(o.q.QueryRowContext(ctx, "SELECT "+tokenCols+" FROM stratum_api_tokens WHERE access_key = "+o.p(1), key), scanToken)
+		return err
+	})
+	return t, err
 }
 
 func (o *authOps) TokenNameTaken(ctx context.Context, name string, exceptID int64) (bool, error) {

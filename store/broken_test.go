@@ -1,10 +1,12 @@
 package store_test
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"testing"
 
+	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/internal/testdb"
 	"github.com/stratum-cms/stratum/internal/testenv"
 )
@@ -22,6 +24,10 @@ func TestBrokenPooledConnections(t *testing.T) {
 	// the database.
 	url := mk(t) + "&application_name=stratum_broken_test"
 	e := testenv.Start(t, url, testenv.Options{Public: testenv.AllActions(t, "")})
+	tok, err := e.Auth.CreateToken(context.Background(), auth.TokenInput{Name: "reader", Type: auth.TokenReadOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < 20; i++ { // fill the pool
 		if r := e.Do("GET", "/api/articles?populate=*", nil); r.Status != 200 {
 			t.Fatalf("warm-up: %d %s", r.Status, r.Body)
@@ -42,8 +48,11 @@ func TestBrokenPooledConnections(t *testing.T) {
 	}
 	for i := 0; i < 40; i++ {
 		r := e.Do("GET", "/api/articles?populate=*", nil)
-		if i%4 == 1 { // writes begin on a live connection too
+		switch i % 4 {
+		case 1: // writes begin on a live connection too
 			r = e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": fmt.Sprint("t", i)}})
+		case 2: // and a credential is looked up on one
+			r = e.Do("GET", "/api/tags", nil, "Authorization", "Bearer "+tok.AccessKey)
 		}
 		if r.Status >= 300 {
 			t.Fatalf("request %d after %d connections were ended: %d %s", i, killed, r.Status, r.Body)
