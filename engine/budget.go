@@ -132,6 +132,20 @@ func checkSize(ctx context.Context, docs []*Document) error {
 		return nil
 	}
 	max := b.lim.MaxResponseBytes
+	flat := int64(0) // documents with nothing populated need no walk
+	for _, d := range docs {
+		if len(d.Related) > 0 {
+			flat = -1
+			break
+		}
+		flat += ownSize(d)
+	}
+	if flat >= 0 {
+		if flat > max {
+			return b.fail(bytesError(max))
+		}
+		return nil
+	}
 	memo := map[*Document]int64{}
 	var size func(d *Document) int64
 	size = func(d *Document) int64 {
@@ -142,7 +156,7 @@ func checkSize(ctx context.Context, docs []*Document) error {
 			return n
 		}
 		memo[d] = max + 1 // a cycle would never end: count it as too big
-		n := int64(160 + len(d.Fields) + len(d.DocumentID) + len(d.Type))
+		n := ownSize(d)
 		for i := range d.Related {
 			r := &d.Related[i]
 			n += int64(len(r.Name)+len(r.Raw)) + 16
@@ -166,6 +180,12 @@ func checkSize(ctx context.Context, docs []*Document) error {
 		}
 	}
 	return nil
+}
+
+// ownSize is about the JSON of a document without what is populated in
+// it: its fields, its id and the system fields.
+func ownSize(d *Document) int64 {
+	return int64(160 + len(d.Fields) + len(d.DocumentID) + len(d.Type))
 }
 
 // populateDepth is the depth of a populate tree: one per level of
