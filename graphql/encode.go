@@ -218,25 +218,7 @@ func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Fi
 
 // applies tells whether a type condition applies to an object of type t.
 func (rq *request) applies(cond *ast.Named, t *gql.Object) bool {
-	if cond == nil || t == nil || cond.Name.Value == t.Name() {
-		return true
-	}
-	if rq.schema != nil {
-		if u, ok := rq.schema.Type(cond.Name.Value).(*gql.Union); ok {
-			for _, o := range u.Types() {
-				if o.Name() == t.Name() {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, i := range t.Interfaces() {
-		if i.Name() == cond.Name.Value {
-			return true
-		}
-	}
-	return false
+	return typeApplies(rq.schema, cond, t)
 }
 
 // opVariables are the request's variables with the defaults of op's
@@ -257,22 +239,10 @@ func opVariables(op *ast.OperationDefinition, vars map[string]any) map[string]an
 // included evaluates @skip and @include with the operation's variables, as
 // graphql-go does.
 func (rq *request) included(dirs []*ast.Directive) bool {
-	skip, include := skipInclude(dirs)
-	for _, d := range []*ast.Directive{skip, include} {
-		if d == nil {
-			continue
-		}
-		for _, a := range d.Arguments {
-			if a.Name.Value != "if" {
-				continue
-			}
-			cond, ok := literalValue(a.Value, rq.opVars).(bool)
-			if ok && ((d == skip && cond) || (d == include && !cond)) {
-				return false
-			}
-		}
-	}
-	return true
+	return passesDirectives(dirs, func(v ast.Value) (bool, bool) {
+		c, ok := literalValue(v, rq.opVars).(bool)
+		return c, ok
+	})
 }
 
 const hexDigits = "0123456789abcdef"

@@ -311,67 +311,28 @@ func dropNullFields(v any, t gql.Type) any {
 }
 
 func (fx *fastExec) included(dirs []*ast.Directive) bool {
-	skip, include := skipInclude(dirs)
-	for _, d := range []*ast.Directive{skip, include} {
-		if d == nil {
-			continue
-		}
-		cond := false
-		for _, a := range d.Arguments {
-			if a.Name.Value != "if" {
-				continue
+	return passesDirectives(dirs, func(v ast.Value) (bool, bool) {
+		switch x := v.(type) {
+		case *ast.BooleanValue:
+			return x.Value, true
+		case *ast.Variable:
+			b, ok := fx.vars[x.Name.Value].(bool)
+			if !ok {
+				abort("directive variable")
 			}
-			switch x := a.Value.(type) {
-			case *ast.BooleanValue:
-				cond = x.Value
-			case *ast.Variable:
-				b, ok := fx.vars[x.Name.Value].(bool)
-				if !ok {
-					abort("directive variable")
-				}
-				cond = b
-			}
+			return b, true
 		}
-		if (d == skip && cond) || (d == include && !cond) {
-			return false
-		}
-	}
-	return true
-}
-
-// skipInclude picks the @skip and the @include that count: graphql-go
-// accepts a directive repeated on one selection (the spec's validation
-// refuses it) and reads the last one.
-func skipInclude(dirs []*ast.Directive) (skip, include *ast.Directive) {
-	for _, d := range dirs {
-		if d == nil || d.Name == nil {
-			continue
-		}
-		switch d.Name.Value {
-		case "skip":
-			skip = d
-		case "include":
-			include = d
-		}
-	}
-	return skip, include
+		return false, true
+	})
 }
 
 func (fx *fastExec) applies(cond *ast.Named, t *gql.Object) bool {
-	if cond == nil || cond.Name.Value == t.Name() {
-		return true
-	}
-	switch at := fx.b.schema.Type(cond.Name.Value).(type) {
-	case *gql.Union:
-		for _, o := range at.Types() {
-			if o == t {
-				return true
-			}
+	if cond != nil && cond.Name.Value != t.Name() {
+		if _, ok := fx.b.schema.Type(cond.Name.Value).(*gql.Interface); ok {
+			abort("interface")
 		}
-	case *gql.Interface:
-		abort("interface")
 	}
-	return false
+	return typeApplies(&fx.b.schema, cond, t)
 }
 
 // collect groups the fields of selection sets by response key, in order.
