@@ -18,6 +18,7 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/graphql"
+	"github.com/stratum-cms/stratum/mail"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
@@ -99,6 +100,9 @@ func (a *App) build(files engine.SchemaFiles) error {
 	acfg.Actions = func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) }
 	acfg.Changed = func() { a.Store.Announce(context.Background()) }
 	acfg.Log = a.log
+	if acfg.Mailer, err = mail.New(cfg.Email, cfg.Env == "production", a.log); err != nil {
+		return err
+	}
 	if a.Auth, err = auth.New(ctx, a.Store, acfg); err != nil {
 		return err
 	}

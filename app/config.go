@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/graphql"
+	"github.com/stratum-cms/stratum/mail"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/upload"
 )
@@ -34,6 +36,9 @@ type Config struct {
 	Auth    auth.Config
 	GraphQL graphql.Config
 	Upload  upload.Config
+	// Email is config/plugins.json email.config: the mail provider of the
+	// account flows.
+	Email mail.Config
 }
 
 // pluginsConfig is the part of config/plugins.json auth reads.
@@ -43,13 +48,30 @@ type pluginsConfig struct {
 			JWT struct {
 				ExpiresIn json.RawMessage `json:"expiresIn"`
 			} `json:"jwt"`
-			RateLimit struct {
+			Advanced struct {
+				AllowRegister                *bool  `json:"allow_register"`
+				EmailConfirmation            bool   `json:"email_confirmation"`
+				EmailResetPassword           string `json:"email_reset_password"`
+				EmailConfirmationRedirection string `json:"email_confirmation_redirection"`
+				DefaultRole                  string `json:"default_role"`
+			} `json:"advanced"`
+			// Email templates, as Strapi's admin keeps them: {object, message, from}.
+			Email struct {
+				ResetPassword     emailTemplate `json:"reset_password"`
+				EmailConfirmation emailTemplate `json:"email_confirmation"`
+			} `json:"email"`
+			// Minutes a reset code works (default 60).
+			ResetPasswordTokenTTL int `json:"resetPasswordTokenTTL"`
+			RateLimit             struct {
 				Enabled  *bool `json:"enabled"`
 				Interval *int  `json:"interval"` // milliseconds
 				Max      *int  `json:"max"`
 			} `json:"ratelimit"`
 		} `json:"config"`
 	} `json:"users-permissions"`
+	Email struct {
+		Config mail.Config `json:"config"`
+	} `json:"email"`
 	I18n struct {
 		Config struct {
 			Locales       []string `json:"locales"`
@@ -69,6 +91,25 @@ type pluginsConfig struct {
 			DeniedTypes  []string `json:"deniedTypes"`
 		} `json:"config"`
 	} `json:"upload"`
+}
+
+// emailTemplate is one users-permissions mail template in Strapi's form.
+type emailTemplate struct {
+	Object  string `json:"object"`
+	Message string `json:"message"`
+	From    struct {
+		Name  string `json:"name"`
+		Email string `json:"email"`
+	} `json:"from"`
+	ResponseEmail string `json:"response_email"`
+}
+
+func (t emailTemplate) template() auth.EmailTemplate {
+	from := t.From.Email
+	if from != "" && t.From.Name != "" {
+		from = fmt.Sprintf("%q <%s>", t.From.Name, t.From.Email)
+	}
+	return auth.EmailTemplate{Subject: t.Object, Message: t.Message, From: from, ReplyTo: t.ResponseEmail}
 }
 
 // adminConfig is the part of config/admin.json auth reads.
@@ -101,6 +142,7 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	var server struct {
 		Host     string `json:"host"`
 		Port     int    `json:"port"`
+		URL      string `json:"url"`
 		Proxy    bool   `json:"proxy"`
 		Security struct {
 			Headers        *bool  `json:"headers"`
@@ -164,6 +206,14 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		c.DatabaseURL = filepath.Join(dir, ".tmp", "data.db")
 	}
 	c.Auth.Env, c.GraphQL.Env = c.Env, c.Env
+	c.Auth.ServerURL, c.Auth.APIPrefix = server.URL, c.Rest.Prefix
+	if c.Auth.ServerURL == "" {
+		host := c.Host
+		if host == "0.0.0.0" || host == "::" || host == "" {
+			host = "localhost"
+		}
+		c.Auth.ServerURL = "http://" + net.JoinHostPort(host, strconv.Itoa(c.Port))
+	}
 	c.Auth.Getenv = getenv
 	c.Upload.Dir = filepath.Join(dir, "public", "uploads")
 	perms, err := auth.LoadPermissions(dir)
@@ -201,6 +251,22 @@ func (c *Config) readPlugins(dir string) error {
 	up := p.UsersPermissions.Config
 	if c.Auth.JWTExpiresIn, err = auth.ParseExpiresIn(up.JWT.ExpiresIn); err != nil {
 		return fmt.Errorf("config/plugins.json: users-permissions.config.jwt.%w", err)
+	}
+	adv := up.Advanced
+	c.Auth.Advanced = auth.Advanced{RegisterDisabled: adv.AllowRegister != nil && !*adv.AllowRegister,
+		EmailConfirmation: adv.EmailConfirmation, EmailResetPassword: adv.EmailResetPassword,
+		EmailConfirmationRedirection: adv.EmailConfirmationRedirection, DefaultRole: adv.DefaultRole}
+	c.Auth.ResetPasswordEmail = up.Email.ResetPassword.template()
+	c.Auth.EmailConfirmationEmail = up.Email.EmailConfirmation.template()
+	if up.ResetPasswordTokenTTL < 0 {
+		return fmt.Errorf("config/plugins.json: users-permissions.config.resetPasswordTokenTTL must be a positive number of minutes")
+	}
+	c.Auth.ResetTokenTTL = time.Duration(up.ResetPasswordTokenTTL) * time.Minute
+	c.Email = p.Email.Config
+	if c.Email.Configured() {
+		if _, err := mail.New(c.Email, false, nil); err != nil {
+			return fmt.Errorf("config/plugins.json: %w", err)
+		}
 	}
 	rl := up.RateLimit
 	if rl.Enabled != nil && !*rl.Enabled {

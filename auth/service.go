@@ -38,6 +38,20 @@ type Config struct {
 	Log     *slog.Logger
 	// Now is the clock (tests); default time.Now.
 	Now func() time.Time
+
+	// Advanced is users-permissions' advanced settings.
+	Advanced Advanced
+	// Mailer sends the account flows' mails; nil sends none (the flows
+	// then fail where a mail is needed).
+	Mailer Mailer
+	// ServerURL is this server's public address (config/server.json
+	// "url", or http://host:port), APIPrefix the content API's prefix:
+	// the confirmation link is built from them.
+	ServerURL, APIPrefix string
+	// ResetTokenTTL is how long a reset code works (default one hour).
+	ResetTokenTTL time.Duration
+	// The mails' templates (Strapi's when empty).
+	ResetPasswordEmail, EmailConfirmationEmail EmailTemplate
 }
 
 // Service is users-permissions, API tokens and admin users over the
@@ -74,6 +88,17 @@ func New(ctx context.Context, st Store, cfg Config) (*Service, error) {
 	if cfg.RoleCacheTTL <= 0 {
 		cfg.RoleCacheTTL = 2 * time.Second
 	}
+	if cfg.ResetTokenTTL <= 0 {
+		cfg.ResetTokenTTL = defaultResetTTL
+	}
+	if cfg.APIPrefix == "" {
+		cfg.APIPrefix = "/api"
+	}
+	if cfg.Advanced.DefaultRole == "" {
+		cfg.Advanced.DefaultRole = RoleAuthenticated
+	}
+	cfg.ResetPasswordEmail = cfg.ResetPasswordEmail.or(DefaultResetPasswordTemplate)
+	cfg.EmailConfirmationEmail = cfg.EmailConfirmationEmail.or(DefaultEmailConfirmationTemplate)
 	if cfg.Actions == nil {
 		cfg.Actions = func() []string { return nil }
 	}

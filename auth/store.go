@@ -49,6 +49,12 @@ type Tx interface {
 	// UserConflicts lists users other than exceptID holding the username
 	// or the email (only id, username and email are read).
 	UserConflicts(ctx context.Context, username, email string, exceptID int64) ([]User, error)
+	// UserByEmail is the first (by id) user with the email.
+	UserByEmail(ctx context.Context, email string) (*User, error)
+	// UserByResetToken and UserByConfirmationToken find the user holding
+	// a reset or confirmation code's digest.
+	UserByResetToken(ctx context.Context, digest string) (*User, error)
+	UserByConfirmationToken(ctx context.Context, digest string) (*User, error)
 	CreateUser(ctx context.Context, u *User) error // sets u.ID
 	SaveUser(ctx context.Context, u *User) error
 	DeleteUser(ctx context.Context, id int64) error

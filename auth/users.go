@@ -37,7 +37,7 @@ func userView(u *User, role *Role) *UserView {
 
 // Session is the answer of login and register: {jwt, user}.
 type Session struct {
-	JWT  string    `json:"jwt"`
+	JWT  string    `json:"jwt,omitempty"` // none while the email awaits confirmation
 	User *UserView `json:"user"`
 }
 
@@ -78,19 +78,21 @@ func (s *Service) Login(ctx context.Context, body map[string]any) (*Session, err
 	if !checkPassword(u.Password, pw) { // an unknown user has no hash: same work, same answer
 		return nil, engine.Errorf(engine.KindValidation, "Invalid identifier or password")
 	}
+	if s.cfg.Advanced.EmailConfirmation && !u.Confirmed {
+		return nil, engine.Errorf(engine.KindApplication, "Your account email is not confirmed")
+	}
 	if u.Blocked {
 		return nil, engine.Errorf(engine.KindApplication, "Your account has been blocked by an administrator")
 	}
-	tok, err := s.IssueUserJWT(u.ID)
-	if err != nil {
-		return nil, err
-	}
-	return &Session{JWT: tok, User: userView(&u, nil)}, nil
+	return s.session(&u)
 }
 
 // Register creates a user with the Authenticated role from {username,
 // email, password} and logs them in.
 func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, error) {
+	if s.cfg.Advanced.RegisterDisabled {
+		return nil, engine.Errorf(engine.KindApplication, "Register action is currently disabled")
+	}
 	var unknown []string
 	for k := range body {
 		if k != "username" && k != "email" && k != "password" {
@@ -105,16 +107,19 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, 
 	if err != nil {
 		return nil, err
 	}
-	in.Confirmed, in.HasConfirmed = true, true // no email confirmation
+	in.Confirmed, in.HasConfirmed = !s.cfg.Advanced.EmailConfirmation, true
 	u, err := s.createUser(ctx, in, true)
 	if err != nil {
 		return nil, err
 	}
-	tok, err := s.IssueUserJWT(u.ID)
-	if err != nil {
-		return nil, err
+	if s.cfg.Advanced.EmailConfirmation {
+		// As Strapi: the user must confirm first, so no JWT yet.
+		if err := s.sendConfirmation(ctx, u); err != nil {
+			return nil, err
+		}
+		return &Session{User: userView(u, nil)}, nil
 	}
-	return &Session{JWT: tok, User: userView(u, nil)}, nil
+	return s.session(u)
 }
 
 // --- the users collection -------------------------------------------------
@@ -236,7 +241,7 @@ func (s *Service) pickRole(ctx context.Context, tx Tx, in userInput) (int64, err
 	if in.HasRole {
 		r, err = tx.RoleByID(ctx, in.RoleID)
 	} else {
-		r, err = tx.RoleByType(ctx, RoleAuthenticated)
+		r, err = tx.RoleByType(ctx, s.cfg.Advanced.DefaultRole)
 	}
 	switch {
 	case err != nil:

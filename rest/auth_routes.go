@@ -24,6 +24,7 @@ func (s *Server) userRoutes(g *echo.Group) {
 	g.POST("/users", s.createUser)
 	g.GET("/users/:id", s.findUser)
 	g.PUT("/users/:id", s.updateUser)
+	s.accountRoutes(g)
 	g.DELETE("/users/:id", s.deleteUser)
 }
 

@@ -266,6 +266,28 @@ func (o *authOps) LocalUser(ctx context.Context, email, username string) (*auth.
 		" OR username = "+o.p(2)+") ORDER BY id LIMIT 1", email, username), scanUser)
 }
 
+func (o *authOps) UserByEmail(ctx context.Context, email string) (*auth.User, error) {
+	return o.userWhere(ctx, "email", email)
+}
+
+func (o *authOps) UserByResetToken(ctx context.Context, digest string) (*auth.User, error) {
+	return o.userWhere(ctx, "reset_password_token", digest)
+}
+
+func (o *authOps) UserByConfirmationToken(ctx context.Context, digest string) (*auth.User, error) {
+	return o.userWhere(ctx, "confirmation_token", digest)
+}
+
+// userWhere is the first (by id) user whose column holds value; col is
+// one of the names above, never input.
+func (o *authOps) userWhere(ctx context.Context, col, value string) (u *auth.User, err error) {
+	err = o.read(ctx, func() error {
+		u, err = one(o.q.QueryRowContext(ctx, "SELECT "+userCols+" FROM up_users WHERE "+col+" = "+o.p(1)+" ORDER BY id LIMIT 1", value), scanUser)
+		return err
+	})
+	return u, err
+}
+
 func (o *authOps) UserConflicts(ctx context.Context, username, email string, exceptID int64) ([]auth.User, error) {
 	rows, err := o.q.QueryContext(ctx, "SELECT id, username, email FROM up_users WHERE (username = "+o.p(1)+" OR email = "+o.p(2)+
 		") AND id <> "+o.p(3), username, email, exceptID)
