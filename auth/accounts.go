@@ -202,9 +202,6 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (*Sess
 	if !ok {
 		return nil, bad
 	}
-	if !s.now().Before(exp) {
-		return nil, engine.Errorf(engine.KindValidation, "Incorrect code provided: it has expired, ask for a new one")
-	}
 	hash, err := hashPassword(in["password"])
 	if err != nil {
 		return nil, err
@@ -218,6 +215,9 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (*Sess
 		}
 		if u == nil || u.ResetPasswordToken == nil || subtle.ConstantTimeCompare([]byte(*u.ResetPasswordToken), []byte(digest)) != 1 {
 			return bad
+		}
+		if !s.now().Before(exp) { // only a code that was issued says it expired
+			return engine.Errorf(engine.KindValidation, "Incorrect code provided: it has expired, ask for a new one")
 		}
 		if u.Blocked {
 			return engine.Errorf(engine.KindApplication, "Your account has been blocked by an administrator")

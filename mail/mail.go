@@ -45,6 +45,8 @@ type SMTPOptions struct {
 		User string `json:"user"`
 		Pass string `json:"pass"`
 	} `json:"auth"`
+	// AuthMethod is PLAIN (default, as nodemailer), LOGIN or CRAM-MD5.
+	AuthMethod string `json:"authMethod"`
 }
 
 // Configured tells whether a provider is set.

@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
@@ -49,8 +50,18 @@ func newSMTP(c Config) (*smtpSender, error) {
 		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
 	}
 	if o.Auth.User != "" {
-		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
-			gomail.WithUsername(o.Auth.User), gomail.WithPassword(o.Auth.Pass))
+		var method gomail.SMTPAuthType
+		switch strings.ToUpper(o.AuthMethod) {
+		case "", "PLAIN":
+			method = gomail.SMTPAuthPlain
+		case "LOGIN":
+			method = gomail.SMTPAuthLogin
+		case "CRAM-MD5":
+			method = gomail.SMTPAuthCramMD5
+		default:
+			return nil, fmt.Errorf("email.config.providerOptions.authMethod %q is not supported (PLAIN, LOGIN, CRAM-MD5)", o.AuthMethod)
+		}
+		opts = append(opts, gomail.WithSMTPAuth(method), gomail.WithUsername(o.Auth.User), gomail.WithPassword(o.Auth.Pass))
 	}
 	return &smtpSender{cfg: c, opts: opts, host: o.Host}, nil
 }
