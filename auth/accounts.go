@@ -290,13 +290,34 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, body map[str
 // user is confirmed; the answer is where to redirect (the advanced
 // settings' email_confirmation_redirection, or "/").
 func (s *Service) ConfirmEmail(ctx context.Context, code string) (string, error) {
+	if _, err := s.confirm(ctx, code); err != nil {
+		return "", err
+	}
+	if r := s.cfg.Advanced.EmailConfirmationRedirection; r != "" {
+		return r, nil
+	}
+	return "/", nil
+}
+
+// ConfirmEmailSession confirms as ConfirmEmail and logs the user in (the
+// GraphQL emailConfirmation mutation).
+func (s *Service) ConfirmEmailSession(ctx context.Context, code string) (*Session, error) {
+	u, err := s.confirm(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	return s.session(u)
+}
+
+func (s *Service) confirm(ctx context.Context, code string) (*User, error) {
 	if code == "" {
-		return "", validationAt("confirmation", nil, "confirmation is a required field")
+		return nil, validationAt("confirmation", nil, "confirmation is a required field")
 	}
 	digest := tokenDigest(code)
+	var u *User
 	err := s.st.Tx(ctx, func(tx Tx) error {
-		u, err := tx.UserByConfirmationToken(ctx, digest)
-		if err != nil {
+		var err error
+		if u, err = tx.UserByConfirmationToken(ctx, digest); err != nil {
 			return err
 		}
 		if u == nil || u.ConfirmationToken == nil || subtle.ConstantTimeCompare([]byte(*u.ConfirmationToken), []byte(digest)) != 1 {
@@ -305,13 +326,7 @@ func (s *Service) ConfirmEmail(ctx context.Context, code string) (string, error)
 		u.Confirmed, u.ConfirmationToken, u.UpdatedAt = true, nil, s.now()
 		return tx.SaveUser(ctx, u)
 	})
-	if err != nil {
-		return "", err
-	}
-	if r := s.cfg.Advanced.EmailConfirmationRedirection; r != "" {
-		return r, nil
-	}
-	return "/", nil
+	return u, err
 }
 
 // SendEmailConfirmation is POST /api/auth/send-email-confirmation

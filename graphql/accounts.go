@@ -19,7 +19,15 @@ type Accounts interface {
 	// Me returns the user behind a principal, or nil when it is not a user
 	// (public, API token).
 	Me(ctx context.Context, p *auth.Principal) (*User, error)
+	// The account flows, shared with REST's /api/auth/*.
+	ForgotPassword(ctx context.Context, email string) error
+	ResetPassword(ctx context.Context, code, password, confirmation string) (*AuthPayload, error)
+	ChangePassword(ctx context.Context, p *auth.Principal, current, password, confirmation string) (*AuthPayload, error)
+	EmailConfirmation(ctx context.Context, code string) (*AuthPayload, error)
 }
+
+// ChangePasswordAction is the permission changePassword needs, as REST's.
+const ChangePasswordAction = "plugin::users-permissions.auth.changePassword"
 
 // RegisterInput is UsersPermissionsRegisterInput.
 type RegisterInput struct{ Username, Email, Password string }
@@ -104,7 +112,10 @@ func (b *builder) usersPermissions() {
 		"email":    {Type: gql.NewNonNull(gql.String)},
 		"password": {Type: gql.NewNonNull(gql.String)},
 	}})
-	for _, t := range []gql.Type{role, me, payload, loginIn, registerIn} {
+	passwordPayload := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsPasswordPayload", Fields: b.fields("UsersPermissionsPasswordPayload", func() gql.Fields {
+		return gql.Fields{"ok": &gql.Field{Type: gql.NewNonNull(gql.Boolean), Resolve: func(gql.ResolveParams) (any, error) { return true, nil }}}
+	})})
+	for _, t := range []gql.Type{role, me, payload, passwordPayload, loginIn, registerIn} {
 		b.upTypes[t.Name()] = t
 	}
 	acc := b.srv.accounts
@@ -130,6 +141,30 @@ func (b *builder) usersPermissions() {
 			in, _ := p.Args["input"].(map[string]any)
 			s := func(k string) string { v, _ := in[k].(string); return v }
 			return acc.Register(p.Context, RegisterInput{Username: s("username"), Email: s("email"), Password: s("password")})
+		}}
+	nnStr := &gql.ArgumentConfig{Type: gql.NewNonNull(gql.String)}
+	arg := func(p gql.ResolveParams, k string) string { v, _ := p.Args[k].(string); return v }
+	b.mut["forgotPassword"] = &gql.Field{Type: passwordPayload, Args: gql.FieldConfigArgument{"email": nnStr},
+		Resolve: func(p gql.ResolveParams) (any, error) {
+			if err := acc.ForgotPassword(p.Context, arg(p, "email")); err != nil {
+				return nil, err
+			}
+			return struct{}{}, nil
+		}}
+	b.mut["resetPassword"] = &gql.Field{Type: payload, Args: gql.FieldConfigArgument{"password": nnStr, "passwordConfirmation": nnStr, "code": nnStr},
+		Resolve: func(p gql.ResolveParams) (any, error) {
+			return acc.ResetPassword(p.Context, arg(p, "code"), arg(p, "password"), arg(p, "passwordConfirmation"))
+		}}
+	b.mut["changePassword"] = &gql.Field{Type: payload, Args: gql.FieldConfigArgument{"currentPassword": nnStr, "password": nnStr, "passwordConfirmation": nnStr},
+		Resolve: func(p gql.ResolveParams) (any, error) {
+			if !access(p.Context).Can(ChangePasswordAction) {
+				return nil, engine.Forbidden()
+			}
+			return acc.ChangePassword(p.Context, Principal(p.Context), arg(p, "currentPassword"), arg(p, "password"), arg(p, "passwordConfirmation"))
+		}}
+	b.mut["emailConfirmation"] = &gql.Field{Type: payload, Args: gql.FieldConfigArgument{"confirmation": nnStr},
+		Resolve: func(p gql.ResolveParams) (any, error) {
+			return acc.EmailConfirmation(p.Context, arg(p, "confirmation"))
 		}}
 }
 

@@ -80,3 +80,18 @@ func (f *fakeAccounts) Authenticate(r *http.Request) (*auth.Principal, error) {
 	}
 	return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Missing or invalid credentials"}
 }
+
+// The account flows need the real users-permissions service: they are
+// tested over the whole app (rest/accounts_graphql_test.go).
+var errFakeFlow = engine.Errorf(engine.KindApplication, "not in the fake")
+
+func (f *fakeAccounts) ForgotPassword(context.Context, string) error { return errFakeFlow }
+func (f *fakeAccounts) ResetPassword(context.Context, string, string, string) (*AuthPayload, error) {
+	return nil, errFakeFlow
+}
+func (f *fakeAccounts) ChangePassword(context.Context, *auth.Principal, string, string, string) (*AuthPayload, error) {
+	return nil, errFakeFlow
+}
+func (f *fakeAccounts) EmailConfirmation(context.Context, string) (*AuthPayload, error) {
+	return nil, errFakeFlow
+}

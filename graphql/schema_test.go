@@ -11,10 +11,9 @@ import (
 )
 
 // updateGolden is the -update flag that internal/testenv registers.
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+func updateGolden() bool { return *update }
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()

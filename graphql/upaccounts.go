@@ -23,8 +23,11 @@ func (a upAccounts) limit(ctx context.Context, id, op string) error {
 		trust = rq.srv.cfg.TrustProxy
 	}
 	action := "/api/auth/local"
-	if op == "register" {
+	switch op {
+	case "register":
 		action += "/register"
+	case "forgot-password", "reset-password", "change-password":
+		action = "/api/auth/" + op
 	}
 	return a.svc.LoginAttempt(HTTPRequest(ctx), trust, id, action)
 }
@@ -59,6 +62,38 @@ func (a upAccounts) Me(ctx context.Context, p *auth.Principal) (*User, error) {
 	}
 	u := userOf(v)
 	return &u, nil
+}
+
+func (a upAccounts) ForgotPassword(ctx context.Context, email string) error {
+	if err := a.limit(ctx, email, "forgot-password"); err != nil {
+		return err
+	}
+	return a.svc.ForgotPassword(ctx, map[string]any{"email": email})
+}
+
+func (a upAccounts) ResetPassword(ctx context.Context, code, password, confirmation string) (*AuthPayload, error) {
+	if err := a.limit(ctx, "", "reset-password"); err != nil {
+		return nil, err
+	}
+	return payloadOf(a.svc.ResetPassword(ctx, map[string]any{"code": code, "password": password, "passwordConfirmation": confirmation}))
+}
+
+func (a upAccounts) ChangePassword(ctx context.Context, p *auth.Principal, current, password, confirmation string) (*AuthPayload, error) {
+	if err := a.limit(ctx, "", "change-password"); err != nil {
+		return nil, err
+	}
+	return payloadOf(a.svc.ChangePassword(ctx, p, map[string]any{"currentPassword": current, "password": password, "passwordConfirmation": confirmation}))
+}
+
+func (a upAccounts) EmailConfirmation(ctx context.Context, code string) (*AuthPayload, error) {
+	return payloadOf(a.svc.ConfirmEmailSession(ctx, code))
+}
+
+func payloadOf(s *auth.Session, err error) (*AuthPayload, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &AuthPayload{JWT: s.JWT, User: userOf(s.User)}, nil
 }
 
 func userOf(v *auth.UserView) User {
