@@ -1,4 +1,6 @@
-package engine
+// Package ids makes the identifiers Stratum hands out: document ids in the
+// shape of Strapi's, and uid values slugified from text.
+package ids
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package engine
+package errs_test
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"reflect"
 	"testing"
+
+	. "github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/httperr"
 )
 
 func TestErrorKinds(t *testing.T) {
@@ -30,14 +33,14 @@ func TestErrorKinds(t *testing.T) {
 		{KindUnsupportedMediaType, http.StatusUnsupportedMediaType, "UnsupportedMediaTypeError", true},
 		{KindRateLimit, http.StatusTooManyRequests, "RateLimitError", true},
 	}
-	if len(tests) != len(kindInfo) {
-		t.Fatalf("%d kinds tested, %d defined", len(tests), len(kindInfo))
+	if len(tests) != len(Kinds()) {
+		t.Fatalf("%d kinds tested, %d defined", len(tests), len(Kinds()))
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := Errorf(tc.kind, "x %d", 1)
-			if e.Status() != tc.status || e.Name() != tc.name || e.HasDetails() != tc.details {
-				t.Errorf("status %d name %s details %v, want %d %s %v", e.Status(), e.Name(), e.HasDetails(), tc.status, tc.name, tc.details)
+			if httperr.Status(e) != tc.status || e.Name() != tc.name || e.HasDetails() != tc.details {
+				t.Errorf("status %d name %s details %v, want %d %s %v", httperr.Status(e), e.Name(), e.HasDetails(), tc.status, tc.name, tc.details)
 			}
 			if e.Message != "x 1" || e.Error() != "x 1" {
 				t.Errorf("message %q", e.Message)
@@ -47,10 +50,10 @@ func TestErrorKinds(t *testing.T) {
 }
 
 func TestErrorHelpers(t *testing.T) {
-	if e := NotFound(); e.Kind != KindNotFound || e.Message != "Not Found" || e.Status() != 404 {
+	if e := NotFound(); e.Kind != KindNotFound || e.Message != "Not Found" || httperr.Status(e) != 404 {
 		t.Errorf("NotFound: %+v", e)
 	}
-	if e := Forbidden(); e.Kind != KindForbidden || e.Message != "Forbidden" || e.Status() != 403 {
+	if e := Forbidden(); e.Kind != KindForbidden || e.Message != "Forbidden" || httperr.Status(e) != 403 {
 		t.Errorf("Forbidden: %+v", e)
 	}
 	tests := []struct {
@@ -69,10 +72,10 @@ func TestErrorHelpers(t *testing.T) {
 	}
 }
 
-func TestAsError(t *testing.T) {
+func TestFrom(t *testing.T) {
 	plain := io.ErrUnexpectedEOF
-	e := AsError(plain)
-	if e.Kind != KindInternal || e.Status() != 500 || e.Message != "Internal Server Error" || !errors.Is(e, plain) {
+	e := From(plain)
+	if e.Kind != KindInternal || httperr.Status(e) != 500 || e.Message != "Internal Server Error" || !errors.Is(e, plain) {
 		t.Errorf("plain error: %+v", e)
 	}
 	if e.HasDetails() {
@@ -82,15 +85,15 @@ func TestAsError(t *testing.T) {
 		t.Errorf("Error() = %q", e.Error())
 	}
 	nf := NotFound()
-	if got := AsError(nf); got != nf {
+	if got := From(nf); got != nf {
 		t.Errorf("an *Error must come back as itself")
 	}
 	wrapped := fmt.Errorf("reading: %w", nf)
-	if got := AsError(wrapped); got != nf {
+	if got := From(wrapped); got != nf {
 		t.Errorf("a wrapped *Error must be found: %+v", got)
 	}
 	joined := errors.Join(errors.New("other"), Errorf(KindConflict, "taken"))
-	if got := AsError(joined); got.Kind != KindConflict {
+	if got := From(joined); got.Kind != KindConflict {
 		t.Errorf("a joined *Error must be found: %+v", got)
 	}
 	cause := errors.New("disk full")
@@ -108,7 +111,7 @@ func TestFieldErrors(t *testing.T) {
 	path := []string{"a", "b"}
 	fe.Add(path, 3, "%s is %d", "a", 1)
 	path[0] = "changed" // Add keeps its own copy
-	e := AsError(fe.Err())
+	e := From(fe.Err())
 	if e.Kind != KindValidation || e.Message != "a is 1" {
 		t.Fatalf("one failure: %+v", e)
 	}
@@ -117,7 +120,7 @@ func TestFieldErrors(t *testing.T) {
 		t.Fatalf("details %#v", got)
 	}
 	fe.Add(nil, nil, "second")
-	if e := AsError(fe.Err()); e.Message != "2 errors occurred" || len(e.Details.(map[string]any)["errors"].([]FieldError)) != 2 {
+	if e := From(fe.Err()); e.Message != "2 errors occurred" || len(e.Details.(map[string]any)["errors"].([]FieldError)) != 2 {
 		t.Fatalf("two failures: %+v", e)
 	}
 }

@@ -1,4 +1,8 @@
-package engine
+// Package query is the HTTP-independent description of a read: filters,
+// sort, fields, populate, pagination, status and locale. rest and graphql
+// parse their inputs into it; the engine resolves it against the schema
+// and the reader's permissions, and the store compiles it to SQL.
+package query
 
 import "github.com/stratum-cms/stratum/models"
 

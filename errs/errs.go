@@ -1,12 +1,12 @@
-// Package engine is the runtime: the registry of schema snapshots and the
-// document service (create, read, update, delete, draft & publish, locales,
-// validation), plus the query model that rest and graphql parse into.
-package engine
+// Package errs is the one error type of Stratum: an Error with a Kind that
+// names Strapi's error (ValidationError, NotFoundError, ...), its message
+// and details. It imports nothing of ours and knows nothing of HTTP: the
+// edge (package httperr) maps kinds to statuses.
+package errs
 
 import (
 	"errors"
 	"fmt"
-	"net/http"
 )
 
 // Kind classifies an Error; it decides the HTTP status and the Strapi error name.
@@ -28,27 +28,35 @@ const (
 	KindRateLimit
 )
 
-var kindInfo = map[Kind]struct {
-	status int
-	name   string
-}{
-	KindInternal:             {http.StatusInternalServerError, "InternalServerError"},
-	KindValidation:           {http.StatusBadRequest, "ValidationError"},
-	KindPagination:           {http.StatusBadRequest, "PaginationError"},
-	KindApplication:          {http.StatusBadRequest, "ApplicationError"},
-	KindSyntax:               {http.StatusBadRequest, "SyntaxError"},
-	KindUnauthorized:         {http.StatusUnauthorized, "UnauthorizedError"},
-	KindForbidden:            {http.StatusForbidden, "ForbiddenError"},
-	KindNotFound:             {http.StatusNotFound, "NotFoundError"},
-	KindMethodNotAllowed:     {http.StatusMethodNotAllowed, "MethodNotAllowedError"},
-	KindConflict:             {http.StatusConflict, "ConflictError"},
-	KindPayloadTooLarge:      {http.StatusRequestEntityTooLarge, "PayloadTooLargeError"},
-	KindUnsupportedMediaType: {http.StatusUnsupportedMediaType, "UnsupportedMediaTypeError"},
-	KindRateLimit:            {http.StatusTooManyRequests, "RateLimitError"},
+// names are Strapi's error names (error.name) of the kinds.
+var names = [...]string{
+	KindInternal:             "InternalServerError",
+	KindValidation:           "ValidationError",
+	KindPagination:           "PaginationError",
+	KindApplication:          "ApplicationError",
+	KindSyntax:               "SyntaxError",
+	KindUnauthorized:         "UnauthorizedError",
+	KindForbidden:            "ForbiddenError",
+	KindNotFound:             "NotFoundError",
+	KindMethodNotAllowed:     "MethodNotAllowedError",
+	KindConflict:             "ConflictError",
+	KindPayloadTooLarge:      "PayloadTooLargeError",
+	KindUnsupportedMediaType: "UnsupportedMediaTypeError",
+	KindRateLimit:            "RateLimitError",
+}
+
+// Kinds lists every kind.
+func Kinds() []Kind {
+	out := make([]Kind, len(names))
+	for i := range names {
+		out[i] = Kind(i)
+	}
+	return out
 }
 
 // Error is the one error type that crosses from the engine (and auth) to the
-// HTTP layers. Handlers never pick a status themselves: Status() does.
+// HTTP layers. Handlers never pick a status themselves: package httperr
+// maps the kind, once, at the edge.
 type Error struct {
 	Kind    Kind
 	Message string
@@ -68,11 +76,13 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Status is the HTTP status of the error.
-func (e *Error) Status() int { return kindInfo[e.Kind].status }
-
 // Name is Strapi's error name (error.name).
-func (e *Error) Name() string { return kindInfo[e.Kind].name }
+func (e *Error) Name() string {
+	if int(e.Kind) < 0 || int(e.Kind) >= len(names) {
+		return names[KindInternal]
+	}
+	return names[e.Kind]
+}
 
 // HasDetails tells whether error.details is part of the body.
 func (e *Error) HasDetails() bool { return e.Kind != KindSyntax && e.Kind != KindInternal }
@@ -101,8 +111,8 @@ func InvalidKey(key, path, source, param string) *Error {
 		Details: map[string]any{"key": key, "path": path, "source": source, "param": param}}
 }
 
-// AsError turns any error into an *Error; unknown errors become internal ones.
-func AsError(err error) *Error {
+// From turns any error into an *Error; unknown errors become internal ones.
+func From(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
