@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/mail"
 )
 
@@ -126,7 +126,7 @@ func readKeys(body map[string]any, keys ...string) (map[string]string, error) {
 		return nil, err
 	}
 	out := make(map[string]string, len(keys))
-	var fe engine.FieldErrors
+	var fe errs.FieldErrors
 	for _, k := range keys {
 		s, _, err := str(body, k, false)
 		if err != nil {
@@ -197,7 +197,7 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (*Sess
 	if err := checkUserPassword(in["password"]); err != nil {
 		return nil, err
 	}
-	bad := engine.Errorf(engine.KindValidation, "Incorrect code provided")
+	bad := errs.Errorf(errs.KindValidation, "Incorrect code provided")
 	exp, ok := resetCodeExpiry(in["code"])
 	if !ok {
 		return nil, bad
@@ -217,10 +217,10 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (*Sess
 			return bad
 		}
 		if !s.now().Before(exp) { // only a code that was issued says it expired
-			return engine.Errorf(engine.KindValidation, "Incorrect code provided: it has expired, ask for a new one")
+			return errs.Errorf(errs.KindValidation, "Incorrect code provided: it has expired, ask for a new one")
 		}
 		if u.Blocked {
-			return engine.Errorf(engine.KindApplication, "Your account has been blocked by an administrator")
+			return errs.Errorf(errs.KindApplication, "Your account has been blocked by an administrator")
 		}
 		now := s.now()
 		u.Password, u.ResetPasswordToken = hash, nil
@@ -238,7 +238,7 @@ func (s *Service) ResetPassword(ctx context.Context, body map[string]any) (*Sess
 // earlier JWTs ended, a new JWT.
 func (s *Service) ChangePassword(ctx context.Context, p *Principal, body map[string]any) (*Session, error) {
 	if p == nil || p.Kind != KindUser {
-		return nil, engine.Errorf(engine.KindApplication, "You must be authenticated to reset your password")
+		return nil, errs.Errorf(errs.KindApplication, "You must be authenticated to reset your password")
 	}
 	in, err := readKeys(body, "currentPassword", "password", "passwordConfirmation")
 	if err != nil {
@@ -261,7 +261,7 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, body map[str
 		return nil, userNotFound()
 	}
 	if !checkPassword(u.Password, in["currentPassword"]) {
-		return nil, engine.Errorf(engine.KindValidation, "The provided current password is invalid")
+		return nil, errs.Errorf(errs.KindValidation, "The provided current password is invalid")
 	}
 	hash, err := hashPassword(in["password"])
 	if err != nil {
@@ -321,7 +321,7 @@ func (s *Service) confirm(ctx context.Context, code string) (*User, error) {
 			return err
 		}
 		if u == nil || u.ConfirmationToken == nil || subtle.ConstantTimeCompare([]byte(*u.ConfirmationToken), []byte(digest)) != 1 {
-			return engine.Errorf(engine.KindValidation, "Invalid token")
+			return errs.Errorf(errs.KindValidation, "Invalid token")
 		}
 		u.Confirmed, u.ConfirmationToken, u.UpdatedAt = true, nil, s.now()
 		return tx.SaveUser(ctx, u)
@@ -349,10 +349,10 @@ func (s *Service) SendEmailConfirmation(ctx context.Context, body map[string]any
 		return email, nil
 	}
 	if u.Confirmed {
-		return "", engine.Errorf(engine.KindApplication, "Already confirmed")
+		return "", errs.Errorf(errs.KindApplication, "Already confirmed")
 	}
 	if u.Blocked {
-		return "", engine.Errorf(engine.KindApplication, "User blocked")
+		return "", errs.Errorf(errs.KindApplication, "User blocked")
 	}
 	if err := s.sendConfirmation(ctx, u); err != nil {
 		return "", err
@@ -383,9 +383,9 @@ func (s *Service) sendConfirmation(ctx context.Context, u *User) error {
 	if err := s.sendTemplate(ctx, u.Email, s.cfg.EmailConfirmationEmail, vars); err != nil {
 		s.log.Error("the confirmation mail was not sent", "user", u.ID, "err", err)
 		if errors.Is(err, mail.ErrNoProvider) {
-			return engine.Errorf(engine.KindApplication, "The confirmation email could not be sent: no email provider is configured")
+			return errs.Errorf(errs.KindApplication, "The confirmation email could not be sent: no email provider is configured")
 		}
-		return engine.Errorf(engine.KindApplication, "The confirmation email could not be sent")
+		return errs.Errorf(errs.KindApplication, "The confirmation email could not be sent")
 	}
 	return nil
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/ids"
 )
 
 // AdminView is an admin user as the admin API shows it (never the password).
@@ -89,10 +90,10 @@ func (s *Service) insertAdmin(ctx context.Context, tx Tx, in AdminInput) (*Admin
 		return nil, err
 	}
 	if other != nil {
-		return nil, engine.Errorf(engine.KindApplication, "Email already taken")
+		return nil, errs.Errorf(errs.KindApplication, "Email already taken")
 	}
 	now := s.now()
-	a := &AdminUser{DocumentID: engine.NewDocumentID(), Firstname: strings.TrimSpace(in.Firstname),
+	a := &AdminUser{DocumentID: ids.NewDocumentID(), Firstname: strings.TrimSpace(in.Firstname),
 		Lastname: strings.TrimSpace(in.Lastname), Email: in.Email, Password: hash, IsActive: true,
 		CreatedAt: now, UpdatedAt: now}
 	return a, tx.CreateAdmin(ctx, a)
@@ -116,7 +117,7 @@ func (s *Service) CreateAdmin(ctx context.Context, in AdminInput) (*AdminView, e
 // exists it is refused. Concurrent calls, on any node, agree on one winner:
 // the transaction takes the first-admin lock before counting.
 func (s *Service) RegisterAdmin(ctx context.Context, in AdminInput) (*AdminSession, error) {
-	refused := engine.Errorf(engine.KindApplication, "You cannot register a new super admin")
+	refused := errs.Errorf(errs.KindApplication, "You cannot register a new super admin")
 	var a *AdminUser
 	err := s.st.Tx(ctx, func(tx Tx) error {
 		if err := tx.LockFirstAdmin(ctx); err != nil {
@@ -150,7 +151,7 @@ func (s *Service) AdminLogin(ctx context.Context, body map[string]any) (*AdminSe
 	if err := checkKeys(body, "email", "password"); err != nil {
 		return nil, err
 	}
-	var fe engine.FieldErrors
+	var fe errs.FieldErrors
 	email, _, err := str(body, "email", false)
 	if err != nil {
 		return nil, err
@@ -177,10 +178,10 @@ func (s *Service) AdminLogin(ctx context.Context, body map[string]any) (*AdminSe
 		a = *found
 	}
 	if !checkPassword(a.Password, pw) {
-		return nil, engine.Errorf(engine.KindValidation, "Invalid credentials")
+		return nil, errs.Errorf(errs.KindValidation, "Invalid credentials")
 	}
 	if !a.IsActive || a.Blocked {
-		return nil, engine.Errorf(engine.KindApplication, "User not active")
+		return nil, errs.Errorf(errs.KindApplication, "User not active")
 	}
 	tok, err := s.IssueAdminJWT(a.ID)
 	if err != nil {

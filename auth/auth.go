@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // Kinds of principals.
@@ -133,7 +134,7 @@ func NewStaticAuth(p Permissions) *StaticAuth {
 // Authenticate returns the Public principal for anonymous requests.
 func (s *StaticAuth) Authenticate(r *http.Request) (*Principal, error) {
 	if h := r.Header.Get("Authorization"); h != "" {
-		return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Missing or invalid credentials"}
+		return nil, &errs.Error{Kind: errs.KindUnauthorized, Message: "Missing or invalid credentials"}
 	}
 	return s.public, nil
 }

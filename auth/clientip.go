@@ -6,7 +6,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // ClientIP is the address a request came from, the one function REST,
@@ -59,7 +59,7 @@ func (s *Service) LoginAttempt(r *http.Request, trustProxy bool, identifier, act
 		identifier = "unknownIdentifier"
 	}
 	if !s.limiter.Allow(strings.ToLower(identifier) + ":" + action + ":" + ClientIP(r, trustProxy)) {
-		return &engine.Error{Kind: engine.KindRateLimit, Message: "Too many requests, please try again later."}
+		return &errs.Error{Kind: errs.KindRateLimit, Message: "Too many requests, please try again later."}
 	}
 	return nil
 }

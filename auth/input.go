@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // Helpers that read plain JSON request bodies (decoded with UseNumber)
@@ -23,7 +23,7 @@ func checkKeys(body map[string]any, allowed ...string) error {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !ok[k] {
-			return engine.InvalidKey(k, k, "body", k)
+			return errs.InvalidKey(k, k, "body", k)
 		}
 	}
 	return nil
@@ -36,7 +36,7 @@ func typeError(key, want string) error {
 // validationAt is a ValidationError with one details.errors entry, the
 // shape of Strapi's yup errors.
 func validationAt(key string, value any, format string, args ...any) error {
-	var fe engine.FieldErrors
+	var fe errs.FieldErrors
 	var path []string
 	if key != "" {
 		path = []string{key}

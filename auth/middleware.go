@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // bearer reads `Authorization: Bearer <token>`: the scheme is
@@ -56,7 +56,7 @@ func (s *Service) Authenticate(r *http.Request) (*Principal, error) {
 	// A token issued before the password changed (or the user was
 	// blocked) is over, also once the user is unblocked.
 	if u == nil || u.Blocked || issued.Unix() < u.TokensValidAfter {
-		return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Invalid credentials"}
+		return nil, &errs.Error{Kind: errs.KindUnauthorized, Message: "Invalid credentials"}
 	}
 	rs, err := s.roleSet(ctx)
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *Service) AuthenticateAdmin(r *http.Request) (*Admin, error) {
 		return nil, err
 	}
 	if a == nil || !a.IsActive || a.Blocked {
-		return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Invalid credentials"}
+		return nil, &errs.Error{Kind: errs.KindUnauthorized, Message: "Invalid credentials"}
 	}
 	return &Admin{ID: a.ID, Email: a.Email}, nil
 }

@@ -5,9 +5,8 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/stratum-cms/stratum/errs"
 	"golang.org/x/crypto/bcrypt"
-
-	"github.com/stratum-cms/stratum/engine"
 )
 
 // bcryptCost is Strapi's (bcryptjs, 10 rounds): hashes move both ways.
@@ -81,5 +80,5 @@ func checkAdminPassword(pw string) error {
 }
 
 func invalidCredentials() error {
-	return &engine.Error{Kind: engine.KindUnauthorized, Message: "Missing or invalid credentials"}
+	return &errs.Error{Kind: errs.KindUnauthorized, Message: "Missing or invalid credentials"}
 }

@@ -8,7 +8,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/ids"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -82,7 +83,7 @@ func (s *Service) checkActions(actions []string) error {
 		}
 	}
 	if len(unknown) > 0 {
-		return engine.Errorf(engine.KindApplication, "Unknown permissions provided: %s", strings.Join(unknown, ", "))
+		return errs.Errorf(errs.KindApplication, "Unknown permissions provided: %s", strings.Join(unknown, ", "))
 	}
 	return nil
 }
@@ -121,7 +122,7 @@ func (s *Service) ensureDefaultRoles(ctx context.Context) error {
 				if have, err := tx.RoleByType(ctx, r.typ); err != nil || have != nil {
 					return err // another node made it meanwhile
 				}
-				role := &Role{DocumentID: engine.NewDocumentID(), Name: r.name, Description: r.desc, Type: r.typ,
+				role := &Role{DocumentID: ids.NewDocumentID(), Name: r.name, Description: r.desc, Type: r.typ,
 					CreatedAt: s.now(), UpdatedAt: s.now()}
 				if err := tx.CreateRole(ctx, role); err != nil {
 					return err
@@ -173,7 +174,7 @@ func (s *Service) ApplyPermissions(ctx context.Context, p Permissions) error {
 	sort.Strings(names)
 	for _, name := range names {
 		if err := s.checkActions(p[name]); err != nil {
-			return fmt.Errorf("config/permissions.json: role %q: %s", name, engine.AsError(err).Message)
+			return fmt.Errorf("config/permissions.json: role %q: %s", name, errs.From(err).Message)
 		}
 	}
 	apply := func(tx Tx) error {
@@ -214,7 +215,7 @@ func (s *Service) roleForKey(ctx context.Context, tx Tx, key string) (*Role, err
 	if typ == "" {
 		return nil, fmt.Errorf("role %q: a role name needs letters or digits", key)
 	}
-	role = &Role{DocumentID: engine.NewDocumentID(), Name: key, Type: typ, CreatedAt: s.now(), UpdatedAt: s.now()}
+	role = &Role{DocumentID: ids.NewDocumentID(), Name: key, Type: typ, CreatedAt: s.now(), UpdatedAt: s.now()}
 	return role, tx.CreateRole(ctx, role)
 }
 
@@ -355,9 +356,9 @@ func ParseRoleInput(body map[string]any, create bool) (RoleInput, error) {
 	return in, nil
 }
 
-func roleNotFound() error { return engine.Errorf(engine.KindNotFound, "Role not found") }
+func roleNotFound() error { return errs.Errorf(errs.KindNotFound, "Role not found") }
 
-func roleTaken() error { return engine.Errorf(engine.KindApplication, "Role name already taken") }
+func roleTaken() error { return errs.Errorf(errs.KindApplication, "Role name already taken") }
 
 // ListRoles lists every role in id order.
 func (s *Service) ListRoles(ctx context.Context) ([]RoleView, error) {
@@ -428,7 +429,7 @@ func (s *Service) CreateRole(ctx context.Context, in RoleInput) (*RoleView, erro
 	if typ == "" {
 		return nil, validationAt("name", in.Name, "name needs letters or digits")
 	}
-	r := &Role{DocumentID: engine.NewDocumentID(), Name: in.Name, Description: in.Description, Type: typ,
+	r := &Role{DocumentID: ids.NewDocumentID(), Name: in.Name, Description: in.Description, Type: typ,
 		CreatedAt: s.now(), UpdatedAt: s.now()}
 	err := s.st.Tx(ctx, func(tx Tx) error {
 		taken, err := tx.RoleTaken(ctx, r.Name, r.Type, 0)
@@ -515,7 +516,7 @@ func (s *Service) DeleteRole(ctx context.Context, id int64) (*RoleView, error) {
 			return roleNotFound()
 		}
 		if r.Type == RolePublic || r.Type == RoleAuthenticated {
-			return engine.Errorf(engine.KindApplication, "The %s role cannot be deleted", r.Name)
+			return errs.Errorf(errs.KindApplication, "The %s role cannot be deleted", r.Name)
 		}
 		// Inside the transaction: on SQLite the write pool has one
 		// connection, and reading outside would wait for it.
@@ -527,7 +528,7 @@ func (s *Service) DeleteRole(ctx context.Context, id int64) (*RoleView, error) {
 			return err
 		}
 		if auth == nil {
-			return engine.Errorf(engine.KindApplication, "Impossible to find the default role")
+			return errs.Errorf(errs.KindApplication, "Impossible to find the default role")
 		}
 		if err := tx.MoveUsers(ctx, id, auth.ID); err != nil {
 			return err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Store keeps auth's tables; package store implements it. Lookups that
@@ -60,9 +60,9 @@ type Tx interface {
 	DeleteUser(ctx context.Context, id int64) error
 	// FindUsers runs the users collection's query: filters, sort and
 	// pagination; with each user's role when withRole.
-	FindUsers(ctx context.Context, q *engine.Query, withRole bool) ([]UserWithRole, error)
+	FindUsers(ctx context.Context, q *query.Query, withRole bool) ([]UserWithRole, error)
 	// CountUsers counts the users the filter selects.
-	CountUsers(ctx context.Context, f engine.Filter) (int64, error)
+	CountUsers(ctx context.Context, f query.Filter) (int64, error)
 
 	// API tokens.
 	Tokens(ctx context.Context) ([]APIToken, error) // in name order

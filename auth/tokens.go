@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // API token types.
@@ -133,12 +133,12 @@ func validLifespan(n int64) bool {
 func (s *Service) checkTokenPermissions(typ string, perms []string, given bool) error {
 	if typ != TokenCustom {
 		if len(perms) > 0 {
-			return engine.Errorf(engine.KindApplication, "Non-custom tokens should not reference permissions")
+			return errs.Errorf(errs.KindApplication, "Non-custom tokens should not reference permissions")
 		}
 		return nil
 	}
 	if !given {
-		return engine.Errorf(engine.KindApplication, "Missing permissions attribute for custom token")
+		return errs.Errorf(errs.KindApplication, "Missing permissions attribute for custom token")
 	}
 	return s.checkActions(perms)
 }
@@ -159,9 +159,9 @@ func (s *Service) hashToken(token string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-func tokenNotFound() error { return engine.Errorf(engine.KindNotFound, "API Token not found") }
+func tokenNotFound() error { return errs.Errorf(errs.KindNotFound, "API Token not found") }
 
-func nameTaken() error { return engine.Errorf(engine.KindApplication, "Name already taken") }
+func nameTaken() error { return errs.Errorf(errs.KindApplication, "Name already taken") }
 
 // CreateToken issues a token; the view carries the token string, shown
 // only this once.
@@ -370,7 +370,7 @@ func (s *Service) tokenPrincipal(ctx context.Context, raw string) (*Principal, e
 	}
 	now := s.now()
 	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
-		return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Token expired"}
+		return nil, &errs.Error{Kind: errs.KindUnauthorized, Message: "Token expired"}
 	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= lastUsedEvery {
 		if err := s.st.Auth().TouchToken(ctx, t.ID, now); err != nil {

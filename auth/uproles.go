@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // The content API's users-permissions roles and permissions
@@ -181,7 +181,7 @@ func (s *Service) PublicRoleDeletion(ctx context.Context, id int64) error {
 		return err
 	}
 	if r != nil && r.ID == id {
-		return engine.Errorf(engine.KindApplication, "Cannot delete public role")
+		return errs.Errorf(errs.KindApplication, "Cannot delete public role")
 	}
 	return nil
 }

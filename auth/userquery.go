@@ -1,6 +1,9 @@
 package auth
 
-import "github.com/stratum-cms/stratum/engine"
+import (
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/query"
+)
 
 // The users collection accepts the content API's query model. Filters,
 // sort and pagination are the store's (Tx.FindUsers, compiled with the
@@ -18,21 +21,21 @@ type userShape struct {
 	populateRole bool
 }
 
-func userShapeOf(q *engine.Query) (*userShape, error) {
+func userShapeOf(q *query.Query) (*userShape, error) {
 	sh := &userShape{}
 	if q == nil {
 		return sh, nil
 	}
 	for k := range q.Populate {
 		if k != "role" && k != "*" {
-			return nil, engine.InvalidKey(k, k, "query", "populate")
+			return nil, errs.InvalidKey(k, k, "query", "populate")
 		}
 		sh.populateRole = true
 	}
 	if q.Fields != nil {
 		for _, f := range q.Fields {
 			if !userFields[f] {
-				return nil, engine.InvalidKey(f, f, "query", "fields")
+				return nil, errs.InvalidKey(f, f, "query", "fields")
 			}
 		}
 		sh.fields = q.Fields

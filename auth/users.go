@@ -5,7 +5,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/ids"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // UserView is a user as the API shows it: password, resetPasswordToken and
@@ -41,7 +43,7 @@ type Session struct {
 	User *UserView `json:"user"`
 }
 
-func userNotFound() error { return engine.Errorf(engine.KindNotFound, "User not found") }
+func userNotFound() error { return errs.Errorf(errs.KindNotFound, "User not found") }
 
 // --- login and register -------------------------------------------------
 
@@ -49,7 +51,7 @@ func userNotFound() error { return engine.Errorf(engine.KindNotFound, "User not 
 // (case-insensitive) or the username. A wrong password and an unknown user
 // get the same answer, in the same time.
 func (s *Service) Login(ctx context.Context, body map[string]any) (*Session, error) {
-	var fe engine.FieldErrors
+	var fe errs.FieldErrors
 	ident, _, err := str(body, "identifier", false)
 	if err != nil {
 		return nil, err
@@ -76,13 +78,13 @@ func (s *Service) Login(ctx context.Context, body map[string]any) (*Session, err
 		u = *found
 	}
 	if !checkPassword(u.Password, pw) { // an unknown user has no hash: same work, same answer
-		return nil, engine.Errorf(engine.KindValidation, "Invalid identifier or password")
+		return nil, errs.Errorf(errs.KindValidation, "Invalid identifier or password")
 	}
 	if s.cfg.Advanced.EmailConfirmation && !u.Confirmed {
-		return nil, engine.Errorf(engine.KindApplication, "Your account email is not confirmed")
+		return nil, errs.Errorf(errs.KindApplication, "Your account email is not confirmed")
 	}
 	if u.Blocked {
-		return nil, engine.Errorf(engine.KindApplication, "Your account has been blocked by an administrator")
+		return nil, errs.Errorf(errs.KindApplication, "Your account has been blocked by an administrator")
 	}
 	return s.session(&u)
 }
@@ -91,7 +93,7 @@ func (s *Service) Login(ctx context.Context, body map[string]any) (*Session, err
 // email, password} and logs them in.
 func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, error) {
 	if s.cfg.Advanced.RegisterDisabled {
-		return nil, engine.Errorf(engine.KindApplication, "Register action is currently disabled")
+		return nil, errs.Errorf(errs.KindApplication, "Register action is currently disabled")
 	}
 	var unknown []string
 	for k := range body {
@@ -101,7 +103,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, 
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, engine.Errorf(engine.KindValidation, "Invalid parameters: %s", strings.Join(unknown, ", "))
+		return nil, errs.Errorf(errs.KindValidation, "Invalid parameters: %s", strings.Join(unknown, ", "))
 	}
 	in, err := parseUserInput(body, true)
 	if err != nil {
@@ -149,7 +151,7 @@ func parseUserInput(body map[string]any, create bool) (userInput, error) {
 	if in.Password, in.HasPassword, err = str(body, "password", false); err != nil {
 		return in, err
 	}
-	var fe engine.FieldErrors
+	var fe errs.FieldErrors
 	for _, f := range []struct {
 		name string
 		has  bool
@@ -203,13 +205,13 @@ func (s *Service) createUser(ctx context.Context, in userInput, register bool) (
 		return nil, err
 	}
 	now := s.now()
-	u := &User{DocumentID: engine.NewDocumentID(), Username: in.Username, Email: in.Email, Provider: "local",
+	u := &User{DocumentID: ids.NewDocumentID(), Username: in.Username, Email: in.Email, Provider: "local",
 		Password: hash, Confirmed: in.Confirmed, Blocked: in.Blocked, CreatedAt: now, UpdatedAt: now, PublishedAt: &now}
 	taken := func(field string) error {
 		if register {
-			return engine.Errorf(engine.KindApplication, "Email or Username are already taken")
+			return errs.Errorf(errs.KindApplication, "Email or Username are already taken")
 		}
-		return engine.Errorf(engine.KindApplication, "%s already taken", field)
+		return errs.Errorf(errs.KindApplication, "%s already taken", field)
 	}
 	err = s.st.Tx(ctx, func(tx Tx) error {
 		roleID, err := s.pickRole(ctx, tx, in)
@@ -249,7 +251,7 @@ func (s *Service) pickRole(ctx context.Context, tx Tx, in userInput) (int64, err
 	case r == nil && in.HasRole:
 		return 0, validationAt("role", in.RoleID, "Role with id %d not found", in.RoleID)
 	case r == nil:
-		return 0, engine.Errorf(engine.KindApplication, "Impossible to find the default role")
+		return 0, errs.Errorf(errs.KindApplication, "Impossible to find the default role")
 	}
 	return r.ID, nil
 }
@@ -304,7 +306,7 @@ func SelfUpdate(p *Principal, id int64, body map[string]any) error {
 	}
 	for _, k := range []string{"role", "blocked", "confirmed"} {
 		if _, ok := body[k]; ok {
-			return engine.InvalidKey(k, k, "body", "data")
+			return errs.InvalidKey(k, k, "body", "data")
 		}
 	}
 	return nil
@@ -338,7 +340,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 				return err
 			}
 			if field != "" {
-				return engine.Errorf(engine.KindApplication, "%s already taken", field)
+				return errs.Errorf(errs.KindApplication, "%s already taken", field)
 			}
 		}
 		if in.HasPassword {
@@ -372,7 +374,7 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		return tx.SaveUser(ctx, u)
 	})
 	if isUniqueViolation(err) {
-		return nil, engine.Errorf(engine.KindApplication, "Email or Username already taken")
+		return nil, errs.Errorf(errs.KindApplication, "Email or Username already taken")
 	}
 	if err != nil {
 		return nil, err
@@ -401,7 +403,7 @@ func (s *Service) DeleteUser(ctx context.Context, id int64) (*UserView, error) {
 
 // GetUser reads one user for GET /api/users/:id and /api/users/me, with
 // the query's fields and populate; nil when there is none.
-func (s *Service) GetUser(ctx context.Context, id int64, q *engine.Query) (any, error) {
+func (s *Service) GetUser(ctx context.Context, id int64, q *query.Query) (any, error) {
 	shape, err := userShapeOf(q)
 	if err != nil {
 		return nil, err
@@ -421,7 +423,7 @@ func (s *Service) GetUser(ctx context.Context, id int64, q *engine.Query) (any, 
 
 // ListUsers is GET /api/users: a plain list with filters, sort,
 // pagination, fields and populate=role.
-func (s *Service) ListUsers(ctx context.Context, q *engine.Query) ([]any, error) {
+func (s *Service) ListUsers(ctx context.Context, q *query.Query) ([]any, error) {
 	shape, err := userShapeOf(q)
 	if err != nil {
 		return nil, err
@@ -438,7 +440,7 @@ func (s *Service) ListUsers(ctx context.Context, q *engine.Query) ([]any, error)
 }
 
 // CountUsers is GET /api/users/count.
-func (s *Service) CountUsers(ctx context.Context, q *engine.Query) (int64, error) {
+func (s *Service) CountUsers(ctx context.Context, q *query.Query) (int64, error) {
 	return s.st.Auth().CountUsers(ctx, q.Filter)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -21,10 +22,10 @@ func (e *Engine) CollectionByUID(uid string) (Collection, bool) {
 
 func (e *Engine) actionTarget(acc Access, c Collection, action string, opt WriteOptions) (string, error) {
 	if !acc.Can(c.Type.Action(action)) {
-		return "", Forbidden()
+		return "", errs.Forbidden()
 	}
 	if !c.Type.HasDraftAndPublish() {
-		return "", Errorf(KindApplication, "%s does not have draft & publish enabled", c.Type.UID)
+		return "", errs.Errorf(errs.KindApplication, "%s does not have draft & publish enabled", c.Type.UID)
 	}
 	return e.writeLocale(c.Type, opt.Locale)
 }
@@ -49,7 +50,7 @@ func (e *Engine) Publish(ctx context.Context, acc Access, c Collection, document
 			return err
 		}
 		if draft == nil {
-			return NotFound()
+			return errs.NotFound()
 		}
 		decodeInto(draft.Data, merged)
 		decodeInto(draft.Extra, merged)
@@ -89,7 +90,7 @@ func (e *Engine) Unpublish(ctx context.Context, acc Access, c Collection, docume
 			return err
 		}
 		if draft == nil {
-			return NotFound()
+			return errs.NotFound()
 		}
 		out = draft
 		_, err = tx.Delete(c.Type, documentID, locale, VersionPublished)
@@ -121,9 +122,9 @@ func (e *Engine) DiscardDraft(ctx context.Context, acc Access, c Collection, doc
 		}
 		if pub == nil {
 			if draft == nil {
-				return NotFound()
+				return errs.NotFound()
 			}
-			return Errorf(KindApplication, "This document is not published: there is no published version to return to")
+			return errs.Errorf(errs.KindApplication, "This document is not published: there is no published version to return to")
 		}
 		now := e.now()
 		if draft == nil {

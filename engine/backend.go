@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Row is one stored version of a document. Data holds the public scalar
@@ -41,8 +42,8 @@ var ErrUniqueViolation = errors.New("unique constraint violated")
 type ListQuery struct {
 	Version Version
 	Locale  string // "" matches the empty locale; AllLocales matches all
-	Filter  Filter
-	Sort    []Sort // resolved: every Sort has Steps
+	Filter  query.Filter
+	Sort    []query.Sort // resolved: every Sort has Steps
 	Start   int
 	Limit   int // < 0: no limit
 	// WithExtra asks for the Extra column too.

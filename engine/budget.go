@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Limits bound the work and memory of one read request, whatever its
@@ -46,16 +48,16 @@ type budget struct {
 	bytes atomic.Int64
 	// over is the first limit passed: a GraphQL operation goes on after a
 	// resolver fails, but its answer is this error alone.
-	over atomic.Pointer[Error]
+	over atomic.Pointer[errs.Error]
 }
 
-func (b *budget) fail(e *Error) *Error {
+func (b *budget) fail(e *errs.Error) *errs.Error {
 	b.over.CompareAndSwap(nil, e)
 	return e
 }
 
 // BudgetError is the limit a request passed, or nil.
-func BudgetError(ctx context.Context) *Error {
+func BudgetError(ctx context.Context) *errs.Error {
 	if b := budgetOf(ctx); b != nil {
 		return b.over.Load()
 	}
@@ -78,14 +80,14 @@ func budgetOf(ctx context.Context) *budget {
 	return b
 }
 
-func rowsError(max int) *Error {
-	return &Error{Kind: KindValidation,
+func rowsError(max int) *errs.Error {
+	return &errs.Error{Kind: errs.KindValidation,
 		Message: fmt.Sprintf("The request reads more than %d stored rows: ask for fewer documents or a shallower populate", max),
 		Details: map[string]any{"limit": "maxRows", "max": max}}
 }
 
-func bytesError(max int64) *Error {
-	return &Error{Kind: KindValidation,
+func bytesError(max int64) *errs.Error {
+	return &errs.Error{Kind: errs.KindValidation,
 		Message: fmt.Sprintf("The answer would be larger than %d bytes: ask for fewer documents or a shallower populate", max),
 		Details: map[string]any{"limit": "maxResponseBytes", "max": max}}
 }
@@ -190,7 +192,7 @@ func ownSize(d *Document) int64 {
 
 // populateDepth is the depth of a populate tree: one per level of
 // relations, components and dynamic zones.
-func populateDepth(pop map[string]*Populate) int {
+func populateDepth(pop map[string]*query.Populate) int {
 	depth := 0
 	for _, p := range pop {
 		d := 1

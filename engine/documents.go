@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Collection is a content-type bound to the schema snapshot of one request.
@@ -26,12 +28,12 @@ type Result struct {
 	Meta PageMeta
 }
 
-func (e *Engine) version(ct *models.ContentType, st Status) Version {
+func (e *Engine) version(ct *models.ContentType, st query.Status) Version {
 	if !ct.HasDraftAndPublish() {
 		// Every row is published: saying so lets the partial indexes serve.
 		return VersionPublished
 	}
-	if st == Draft {
+	if st == query.Draft {
 		return VersionDraft
 	}
 	return VersionPublished
@@ -52,16 +54,16 @@ func (e *Engine) locale(ct *models.ContentType, l string) string {
 // can use the partial indexes alone.
 func (e *Engine) readLocale(ct *models.ContentType, l string) string {
 	if !ct.Localized {
-		return AllLocales
+		return query.AllLocales
 	}
 	return e.locale(ct, l)
 }
 
 // Find lists documents (GET /api/:plural).
-func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (*Result, error) {
+func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *query.Query) (*Result, error) {
 	ct := c.Type
 	if !acc.Can(ct.Action("find")) {
-		return nil, Forbidden()
+		return nil, errs.Forbidden()
 	}
 	ctx = e.WithBudget(ctx)
 	lq, fields, err := e.listQuery(acc, c, q)
@@ -96,29 +98,29 @@ func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *Query) (
 }
 
 // FindOne reads one document (GET /api/:plural/:documentId).
-func (e *Engine) FindOne(ctx context.Context, acc Access, c Collection, documentID string, q *Query) (*Document, error) {
+func (e *Engine) FindOne(ctx context.Context, acc Access, c Collection, documentID string, q *query.Query) (*Document, error) {
 	if !acc.Can(c.Type.Action("findOne")) {
-		return nil, Forbidden()
+		return nil, errs.Forbidden()
 	}
 	return e.first(ctx, acc, c, []string{documentID}, q)
 }
 
 // FindSingle reads the document of a single type (GET /api/:singular).
-func (e *Engine) FindSingle(ctx context.Context, acc Access, c Collection, q *Query) (*Document, error) {
+func (e *Engine) FindSingle(ctx context.Context, acc Access, c Collection, q *query.Query) (*Document, error) {
 	if !acc.Can(c.Type.Action("find")) {
-		return nil, Forbidden()
+		return nil, errs.Forbidden()
 	}
 	return e.first(ctx, acc, c, nil, q)
 }
 
-func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []string, q *Query) (*Document, error) {
+func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []string, q *query.Query) (*Document, error) {
 	ctx = e.WithBudget(ctx)
 	lq, fields, err := e.listQuery(acc, c, q)
 	if err != nil {
 		return nil, err
 	}
-	if q.Locale == AllLocales {
-		return nil, NotFound() // `*` selects nothing when reading one document
+	if q.Locale == query.AllLocales {
+		return nil, errs.NotFound() // `*` selects nothing when reading one document
 	}
 	lq.DocumentIDs, lq.Limit = ids, 1
 	rows, err := e.list(ctx, c.Type, lq)
@@ -126,7 +128,7 @@ func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []stri
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil, NotFound()
+		return nil, errs.NotFound()
 	}
 	docs, err := e.shapeAll(ctx, acc, c, rows, fields, q.Populate, lq)
 	if err != nil {
@@ -141,7 +143,7 @@ func (e *Engine) first(ctx context.Context, acc Access, c Collection, ids []stri
 // listQuery validates a query against the type and resolves it: the one
 // place where every type a query touches is checked against the reader's
 // permissions.
-func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []string, error) {
+func (e *Engine) listQuery(acc Access, c Collection, q *query.Query) (*ListQuery, []string, error) {
 	ct := c.Type
 	if err := e.checkLocale(ct, q.Locale); err != nil {
 		return nil, nil, err
@@ -159,7 +161,7 @@ func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []st
 		return nil, nil, err
 	}
 	if _, all := q.Populate["*"]; all { // populate=*: every populatable attribute, one level
-		rest := map[string]*Populate{}
+		rest := map[string]*query.Populate{}
 		for k, v := range q.Populate {
 			if k != "*" {
 				rest[k] = v
@@ -167,11 +169,11 @@ func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []st
 		}
 		q.Populate = expand(ct.Attributes, rest, true)
 		if ct.Localized {
-			q.Populate[localizationsField] = &Populate{}
+			q.Populate[localizationsField] = &query.Populate{}
 		}
 	}
 	if d := populateDepth(q.Populate); d > e.cfg.Limits.MaxPopulateDepth {
-		return nil, nil, &Error{Kind: KindValidation,
+		return nil, nil, &errs.Error{Kind: errs.KindValidation,
 			Message: fmt.Sprintf("populate is %d levels deep; at most %d are allowed", d, e.cfg.Limits.MaxPopulateDepth),
 			Details: map[string]any{"limit": "maxPopulateDepth", "max": e.cfg.Limits.MaxPopulateDepth}}
 	}
@@ -183,7 +185,7 @@ func (e *Engine) listQuery(acc Access, c Collection, q *Query) (*ListQuery, []st
 	return lq, fields, nil
 }
 
-func (e *Engine) shapeAll(ctx context.Context, acc Access, c Collection, rows []Row, fields []string, pop map[string]*Populate, lq *ListQuery) ([]*Document, error) {
+func (e *Engine) shapeAll(ctx context.Context, acc Access, c Collection, rows []Row, fields []string, pop map[string]*query.Populate, lq *ListQuery) ([]*Document, error) {
 	docs := make([]*Document, len(rows))
 	for i := range rows {
 		docs[i] = shape(c.Type, &rows[i], fields)

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // ItemQuery filters and orders the items of inline component lists. The
@@ -14,8 +16,8 @@ import (
 type ItemQuery struct {
 	// Lists is a JSON array of the lists, each a JSON array of items.
 	Lists   []byte
-	Filter  Filter
-	Sort    []Sort
+	Filter  query.Filter
+	Sort    []query.Sort
 	Version Version // of relation targets named inside the items
 }
 
@@ -27,7 +29,7 @@ type ItemRef struct{ List, Index int }
 // one query. It answers, per list, the indices of the items kept, in order.
 // Paths through relations inside the items need find on their targets.
 func (e *Engine) FilterItems(ctx context.Context, acc Access, s *models.Schema, comp *models.Component,
-	lists [][]json.RawMessage, f Filter, sorts []Sort, st Status) ([][]int, error) {
+	lists [][]json.RawMessage, f query.Filter, sorts []query.Sort, st query.Status) ([][]int, error) {
 	in := scope{comp: comp}
 	rf, err := resolveFilter(s, acc, in, f)
 	if err != nil {
@@ -40,7 +42,7 @@ func (e *Engine) FilterItems(ctx context.Context, acc Access, s *models.Schema, 
 	for _, so := range rs {
 		if len(so.Steps) != 1 || so.Steps[0].Attr == nil || !so.Steps[0].Attr.IsScalar() {
 			p := strings.Join(so.Path, ".")
-			return nil, InvalidKey(p, p, "query", "sort")
+			return nil, errs.InvalidKey(p, p, "query", "sort")
 		}
 	}
 	out := make([][]int, len(lists))
@@ -65,7 +67,7 @@ func (e *Engine) FilterItems(ctx context.Context, acc Access, s *models.Schema, 
 		return nil, err
 	}
 	v := VersionPublished
-	if st == Draft {
+	if st == query.Draft {
 		v = VersionDraft
 	}
 	refs, err := e.store.FilterItems(ctx, &ItemQuery{Lists: raw, Filter: rf, Sort: rs, Version: v})

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -149,13 +150,13 @@ func (e *Engine) IsFileDefined(uid string) (string, bool) {
 func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, error) {
 	ss, ok := e.store.(SchemaStore)
 	if !ok {
-		return nil, Errorf(KindInternal, "this store cannot change schemas")
+		return nil, errs.Errorf(errs.KindInternal, "this store cannot change schemas")
 	}
 	if !e.filesSet { // without them every file type would look removed
-		return nil, Errorf(KindInternal, "schema changes need the engine built by Boot")
+		return nil, errs.Errorf(errs.KindInternal, "schema changes need the engine built by Boot")
 	}
 	if src, ok := e.IsFileDefined(ch.UID); ok {
-		return nil, Errorf(KindConflict, "%s is defined in %s: change the file and restart", ch.UID, src)
+		return nil, errs.Errorf(errs.KindConflict, "%s is defined in %s: change the file and restart", ch.UID, src)
 	}
 	var next *Snapshot
 	err := ss.Evolve(ctx, func(tx SchemaTx) error {
@@ -175,11 +176,11 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 		}
 		switch {
 		case ch.Mode == ChangeCreate && idx >= 0:
-			return Errorf(KindConflict, "%s already exists", ch.UID)
+			return errs.Errorf(errs.KindConflict, "%s already exists", ch.UID)
 		case ch.Mode != ChangeCreate && idx < 0:
-			return NotFound()
+			return errs.NotFound()
 		case idx >= 0 && defs[idx].Kind != ch.Kind:
-			return NotFound()
+			return errs.NotFound()
 		}
 		nd := append([]Definition(nil), defs...)
 		switch {
@@ -217,7 +218,7 @@ func (e *Engine) ChangeSchema(ctx context.Context, ch SchemaChange) (*Snapshot, 
 		return err
 	})
 	if errors.Is(err, ErrUniqueViolation) {
-		return nil, Errorf(KindConflict, "a unique attribute would have duplicate values among published documents")
+		return nil, errs.Errorf(errs.KindConflict, "a unique attribute would have duplicate values among published documents")
 	}
 	if err != nil {
 		return nil, err
@@ -270,10 +271,10 @@ func (e *Engine) Watch(ctx context.Context, onError func(error)) {
 func definitionError(err error) error {
 	var de *models.DefinitionError
 	if errors.As(err, &de) {
-		return &Error{Kind: KindValidation, Message: de.Error(),
+		return &errs.Error{Kind: errs.KindValidation, Message: de.Error(),
 			Details: map[string]any{"attribute": de.Attribute, "source": de.Source}}
 	}
-	return &Error{Kind: KindValidation, Message: err.Error()}
+	return &errs.Error{Kind: errs.KindValidation, Message: err.Error()}
 }
 
 // migrate changes tables and rows from old to next.
@@ -287,7 +288,7 @@ func (e *Engine) migrate(tx SchemaTx, old, next *models.Schema, force bool) erro
 			return err
 		}
 		if n > 0 && !force {
-			return &Error{Kind: KindConflict, Message: fmt.Sprintf("%s holds %d rows; deleting it loses them: pass force=true", ot.UID, n),
+			return &errs.Error{Kind: errs.KindConflict, Message: fmt.Sprintf("%s holds %d rows; deleting it loses them: pass force=true", ot.UID, n),
 				Details: map[string]any{"uid": ot.UID, "rows": n}}
 		}
 		if err := tx.DropType(ot); err != nil {
@@ -350,7 +351,7 @@ func (e *Engine) rewriteRows(tx SchemaTx, ot, nt *models.ContentType, force bool
 			msgs = append(msgs, fmt.Sprintf("%s (%d rows)", m, n))
 		}
 		sort.Strings(msgs)
-		return &Error{Kind: KindConflict, Message: "The change would lose data: " + strings.Join(msgs, "; ") + ". Pass force=true to apply it anyway.",
+		return &errs.Error{Kind: errs.KindConflict, Message: "The change would lose data: " + strings.Join(msgs, "; ") + ". Pass force=true to apply it anyway.",
 			Details: map[string]any{"problems": msgs}}
 	}
 	return nil

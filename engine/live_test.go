@@ -14,6 +14,7 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/internal/testenv"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
@@ -71,8 +72,8 @@ func change(t *testing.T, n *node, mode engine.ChangeMode, body string, force bo
 	return err
 }
 
-func kindOf(err error) engine.Kind {
-	return engine.AsError(err).Kind
+func kindOf(err error) errs.Kind {
+	return errs.From(err).Kind
 }
 
 func TestLiveContentTypes(t *testing.T) {
@@ -82,7 +83,7 @@ func TestLiveContentTypes(t *testing.T) {
 		if err := change(t, a, engine.ChangeCreate, noteV1, false); err != nil {
 			t.Fatal(err)
 		}
-		if err := change(t, a, engine.ChangeCreate, noteV1, false); kindOf(err) != engine.KindConflict {
+		if err := change(t, a, engine.ChangeCreate, noteV1, false); kindOf(err) != errs.KindConflict {
 			t.Fatalf("create twice: %v", err)
 		}
 		r := a.env.Do("POST", "/api/notes", map[string]any{"data": map[string]any{"title": "first", "count": 3, "label": "x"}})
@@ -94,7 +95,7 @@ func TestLiveContentTypes(t *testing.T) {
 		// Rename count to total (values move), count becomes float, label is dropped: data loss refused.
 		v2 := strings.Replace(noteV1, `"count":{"type":"integer"},"label":{"type":"string"}`, `"total":{"type":"float","renamedFrom":"count"}`, 1)
 		err := change(t, a, engine.ChangeReplace, v2, false)
-		if kindOf(err) != engine.KindConflict || !strings.Contains(err.Error(), `"label" is removed`) {
+		if kindOf(err) != errs.KindConflict || !strings.Contains(err.Error(), `"label" is removed`) {
 			t.Fatalf("dropping values without force: %v", err)
 		}
 		if got := a.env.Do("GET", "/api/notes/"+id, nil).Data(); got["count"] != 3.0 || got["label"] != "x" {
@@ -110,7 +111,7 @@ func TestLiveContentTypes(t *testing.T) {
 		// A type change whose values do not convert is refused.
 		v3 := strings.Replace(noteV1, `"count":{"type":"integer"},"label":{"type":"string"}`, `"total":{"type":"float"},"title2":{"type":"integer","renamedFrom":"title"}`, 1)
 		v3 = strings.Replace(v3, `"title":{"type":"string","required":true},`, ``, 1)
-		if err := change(t, a, engine.ChangeReplace, v3, false); kindOf(err) != engine.KindConflict || !strings.Contains(err.Error(), "do not become integer") {
+		if err := change(t, a, engine.ChangeReplace, v3, false); kindOf(err) != errs.KindConflict || !strings.Contains(err.Error(), "do not become integer") {
 			t.Fatalf("unconvertible values: %v", err)
 		}
 		// Draft & publish turned on: existing documents get their draft.
@@ -129,15 +130,15 @@ func TestLiveContentTypes(t *testing.T) {
 		}
 		// Bad definitions are a 400 naming the attribute.
 		bad := strings.Replace(v4, `"type":"float"`, `"type":"floaty"`, 1)
-		if err := change(t, a, engine.ChangeReplace, bad, false); kindOf(err) != engine.KindValidation || !strings.Contains(err.Error(), `"total"`) {
+		if err := change(t, a, engine.ChangeReplace, bad, false); kindOf(err) != errs.KindValidation || !strings.Contains(err.Error(), `"total"`) {
 			t.Fatalf("bad definition: %v", err)
 		}
 		// File types are read-only here.
-		if _, err := a.eng.ChangeSchema(context.Background(), engine.SchemaChange{Mode: engine.ChangeDelete, Kind: engine.KindContentType, UID: "api::tag.tag"}); kindOf(err) != engine.KindConflict {
+		if _, err := a.eng.ChangeSchema(context.Background(), engine.SchemaChange{Mode: engine.ChangeDelete, Kind: engine.KindContentType, UID: "api::tag.tag"}); kindOf(err) != errs.KindConflict {
 			t.Fatalf("file type changed: %v", err)
 		}
 		// Deleting a type with documents needs force.
-		if err := change(t, a, engine.ChangeDelete, "", false); kindOf(err) != engine.KindConflict {
+		if err := change(t, a, engine.ChangeDelete, "", false); kindOf(err) != errs.KindConflict {
 			t.Fatalf("delete with rows: %v", err)
 		}
 		if err := change(t, a, engine.ChangeDelete, "", true); err != nil {
@@ -146,7 +147,7 @@ func TestLiveContentTypes(t *testing.T) {
 		if r := a.env.Do("GET", "/api/notes", nil); r.Status != 404 {
 			t.Fatalf("deleted type still served: %d", r.Status)
 		}
-		if err := change(t, a, engine.ChangeDelete, "", true); kindOf(err) != engine.KindNotFound {
+		if err := change(t, a, engine.ChangeDelete, "", true); kindOf(err) != errs.KindNotFound {
 			t.Fatalf("delete twice: %v", err)
 		}
 	})

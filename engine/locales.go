@@ -4,7 +4,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // localeRe is the BCP-47-like shape Strapi checks locale codes against.
@@ -28,11 +30,11 @@ func (e *Engine) Locales() []string {
 // checkLocale refuses a locale that is not configured. Types that are not
 // localized ignore the parameter, as Strapi does.
 func (e *Engine) checkLocale(ct *models.ContentType, l string) error {
-	if !ct.Localized || l == "" || l == AllLocales {
+	if !ct.Localized || l == "" || l == query.AllLocales {
 		return nil
 	}
 	if len(l) > 35 || !localeRe.MatchString(l) {
-		return &Error{Kind: KindValidation, Message: "Invalid locale " + l,
+		return &errs.Error{Kind: errs.KindValidation, Message: "Invalid locale " + l,
 			Details: map[string]any{"key": "locale", "value": l, "source": "query", "param": "locale"}}
 	}
 	for _, c := range e.Locales() {
@@ -40,19 +42,19 @@ func (e *Engine) checkLocale(ct *models.ContentType, l string) error {
 			return nil
 		}
 	}
-	return &Error{Kind: KindValidation, Message: "Locale " + l + " is not one of the configured locales: " + strings.Join(e.Locales(), ", "),
+	return &errs.Error{Kind: errs.KindValidation, Message: "Locale " + l + " is not one of the configured locales: " + strings.Join(e.Locales(), ", "),
 		Details: map[string]any{"key": "locale", "value": l, "source": "query", "param": "locale"}}
 }
 
 // localizations fills the `localizations` of localized documents: their
 // other locales in the same version, one query for the page.
-func (p *populator) localizations(ct *models.ContentType, rows []Row, docs []*Document, sub *Populate, v Version) error {
+func (p *populator) localizations(ct *models.ContentType, rows []Row, docs []*Document, sub *query.Populate, v Version) error {
 	ids := make([]string, 0, len(rows))
 	for i := range rows {
 		ids = append(ids, rows[i].DocumentID)
 	}
 	fields, _ := resolveFields(ct, sub.Fields)
-	trows, err := p.e.list(p.ctx, ct, &ListQuery{Version: v, Locale: AllLocales, Limit: -1, DocumentIDs: ids})
+	trows, err := p.e.list(p.ctx, ct, &ListQuery{Version: v, Locale: query.AllLocales, Limit: -1, DocumentIDs: ids})
 	if err != nil {
 		return err
 	}
@@ -85,14 +87,14 @@ func sharedAttributes(ct *models.ContentType) []*models.Attribute {
 // localize handles a PUT in a locale the document does not have yet: like
 // Strapi 5, it creates that localization (shared attributes copied from an
 // existing locale). A document that exists in no locale is a 404.
-func (e *Engine) localize(tx Tx, c Collection, documentID string, data map[string]any, st Status, locale string, v Version) (*Row, error) {
+func (e *Engine) localize(tx Tx, c Collection, documentID string, data map[string]any, st query.Status, locale string, v Version) (*Row, error) {
 	if !c.Type.Localized {
-		return nil, NotFound()
+		return nil, errs.NotFound()
 	}
-	other, err := tx.Get(c.Type, documentID, AllLocales, v)
+	other, err := tx.Get(c.Type, documentID, query.AllLocales, v)
 	if err != nil || other == nil {
 		if err == nil {
-			err = NotFound()
+			err = errs.NotFound()
 		}
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // morphItem is one target of a polymorphic relation, as stored.
@@ -156,7 +157,7 @@ func (p *populator) morph(a *models.Attribute, rows []Row, docs []*Document, ext
 		if target == nil || !p.acc.Can(target.Action("find")) {
 			continue
 		}
-		got, err := p.fetch(target, &Populate{}, uniqueStrings(ids), v, locale)
+		got, err := p.fetch(target, &query.Populate{}, uniqueStrings(ids), v, locale)
 		if err != nil {
 			return err
 		}
@@ -185,7 +186,7 @@ func (p *populator) morph(a *models.Attribute, rows []Row, docs []*Document, ext
 
 // morphInverse populates a morphOne/morphMany relation: the target rows
 // whose morphBy relation names these documents, in one query.
-func (p *populator) morphInverse(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document, sub *Populate, v Version, locale string) error {
+func (p *populator) morphInverse(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document, sub *query.Populate, v Version, locale string) error {
 	target := p.schema.Type(a.Target)
 	by := target.Attr(a.MorphBy)
 	if !p.acc.Can(target.Action("find")) {

@@ -7,18 +7,20 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // checkPopulate refuses populate keys that are not populatable attributes.
-func checkPopulate(s *models.Schema, acc Access, ct *models.ContentType, pop map[string]*Populate) error {
+func checkPopulate(s *models.Schema, acc Access, ct *models.ContentType, pop map[string]*query.Populate) error {
 	for name, p := range pop {
 		if name == localizationsField && ct.Localized {
 			continue
 		}
 		a := ct.Attr(name)
 		if a == nil || !a.IsPopulatable() || a.IsHidden() {
-			return InvalidKey(name, name, "query", "populate")
+			return errs.InvalidKey(name, name, "query", "populate")
 		}
 		if err := checkNestedPopulate(s, acc, a, p, name); err != nil {
 			return err
@@ -27,7 +29,7 @@ func checkPopulate(s *models.Schema, acc Access, ct *models.ContentType, pop map
 	return nil
 }
 
-func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *Populate, path string) error {
+func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *query.Populate, path string) error {
 	if p == nil {
 		return nil
 	}
@@ -38,7 +40,7 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *P
 			return nil
 		}
 		if len(p.On) > 0 {
-			return Errorf(KindValidation, "Using fragments is not permitted to populate %q", path)
+			return errs.Errorf(errs.KindValidation, "Using fragments is not permitted to populate %q", path)
 		}
 		if _, err := resolveFields(target, p.Fields); err != nil {
 			return err
@@ -52,7 +54,7 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *P
 		return checkPopulate(s, acc, target, p.Populate)
 	case models.TypeComponent:
 		if len(p.On) > 0 {
-			return Errorf(KindValidation, "Using fragments is not permitted to populate %q", path)
+			return errs.Errorf(errs.KindValidation, "Using fragments is not permitted to populate %q", path)
 		}
 		if err := checkComponentFields(s.Component(a.Component), p.Fields, path); err != nil {
 			return err
@@ -60,7 +62,7 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *P
 		return checkComponentPopulate(s, acc, s.Component(a.Component), p.Populate, path)
 	case models.TypeDynamicZone:
 		if len(p.Fields) > 0 || p.Filter != nil || len(p.Sort) > 0 {
-			return Errorf(KindValidation, "Invalid nested populate for %s (%s): only on, populate and count are allowed", path, a.Name)
+			return errs.Errorf(errs.KindValidation, "Invalid nested populate for %s (%s): only on, populate and count are allowed", path, a.Name)
 		}
 		for uid, sub := range p.On {
 			found := false
@@ -68,7 +70,7 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *P
 				found = found || c == uid
 			}
 			if !found {
-				return InvalidKey(uid, path+".on."+uid, "query", "populate")
+				return errs.InvalidKey(uid, path+".on."+uid, "query", "populate")
 			}
 			if sub != nil {
 				if err := checkComponentFields(s.Component(uid), sub.Fields, path+".on."+uid); err != nil {
@@ -83,11 +85,11 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *P
 	return nil
 }
 
-func checkComponentPopulate(s *models.Schema, acc Access, c *models.Component, pop map[string]*Populate, path string) error {
+func checkComponentPopulate(s *models.Schema, acc Access, c *models.Component, pop map[string]*query.Populate, path string) error {
 	for name, p := range pop {
 		a := c.Attr(name)
 		if a == nil || !a.IsPopulatable() || a.IsHidden() {
-			return InvalidKey(name, path+"."+name, "query", "populate")
+			return errs.InvalidKey(name, path+"."+name, "query", "populate")
 		}
 		if err := checkNestedPopulate(s, acc, a, p, path+"."+name); err != nil {
 			return err
@@ -103,21 +105,21 @@ func checkComponentFields(c *models.Component, fields []string, path string) err
 			continue
 		}
 		if a := c.Attr(f); a == nil || !a.IsScalar() || a.IsHidden() {
-			return InvalidKey(f, path+".fields."+f, "query", "populate")
+			return errs.InvalidKey(f, path+".fields."+f, "query", "populate")
 		}
 	}
 	return nil
 }
 
 // expand turns `*` into every populatable attribute, one level deep.
-func expand(attrs []*models.Attribute, pop map[string]*Populate, all bool) map[string]*Populate {
+func expand(attrs []*models.Attribute, pop map[string]*query.Populate, all bool) map[string]*query.Populate {
 	if !all {
 		return pop
 	}
-	out := map[string]*Populate{}
+	out := map[string]*query.Populate{}
 	for _, a := range attrs {
 		if a.IsPopulatable() && !a.IsHidden() {
-			out[a.Name] = &Populate{}
+			out[a.Name] = &query.Populate{}
 		}
 	}
 	for k, v := range pop {
@@ -140,14 +142,14 @@ type populator struct {
 	files map[int64]json.RawMessage
 }
 
-func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*Populate, v Version, locale string) error {
+func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*query.Populate, v Version, locale string) error {
 	extras := make([]map[string]json.RawMessage, len(rows))
 	for i := range rows {
 		_ = json.Unmarshal(rows[i].Extra, &extras[i])
 	}
 	if sub, ok := pop[localizationsField]; ok && ct.Localized {
 		if sub == nil {
-			sub = &Populate{}
+			sub = &query.Populate{}
 		}
 		if err := p.localizations(ct, rows, docs, sub, v); err != nil {
 			return err
@@ -159,7 +161,7 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 			continue
 		}
 		if sub == nil {
-			sub = &Populate{}
+			sub = &query.Populate{}
 		}
 		switch a.Type {
 		case models.TypeComponent, models.TypeDynamicZone, models.TypeMedia:
@@ -188,7 +190,7 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 }
 
 func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document,
-	extras []map[string]json.RawMessage, sub *Populate, v Version, locale string) error {
+	extras []map[string]json.RawMessage, sub *query.Populate, v Version, locale string) error {
 	if a.IsMorph() {
 		return p.morph(a, rows, docs, extras, v, locale)
 	}
@@ -308,7 +310,7 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 }
 
 // page applies a populate's own pagination to one document's list.
-func (p *populator) page(list []*Document, pg Pagination) []*Document {
+func (p *populator) page(list []*Document, pg query.Pagination) []*Document {
 	if !pg.OffsetMode && pg.Page == 0 && pg.PageSize == 0 {
 		return list
 	}
@@ -344,7 +346,7 @@ func refIDs(raw json.RawMessage) []string {
 }
 
 // inline renders a component, dynamic zone or media value held in Extra.
-func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *Populate) []byte {
+func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.Populate) []byte {
 	switch a.Type {
 	case models.TypeComponent:
 		c := p.schema.Component(a.Component)
@@ -395,7 +397,7 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *Popula
 
 // component renders one component value: id, (__component), its visible
 // scalars in schema order, and the nested attributes sub asks for.
-func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage, sub *Populate, zone bool) []byte {
+func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage, sub *query.Populate, zone bool) []byte {
 	var m map[string]json.RawMessage
 	_ = json.Unmarshal(raw, &m)
 	b = append(b, '{')
@@ -437,7 +439,7 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 				continue
 			}
 			if ns == nil {
-				ns = &Populate{}
+				ns = &query.Populate{}
 			}
 			if a.Type == models.TypeRelation {
 				docs, fetched := p.inComponents[a]
@@ -460,12 +462,12 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 // componentRelations fetches the relations inside the components of one
 // attribute for a whole page: one query per relation attribute, whatever
 // the number of documents and component items.
-func (p *populator) componentRelations(a *models.Attribute, extras []map[string]json.RawMessage, sub *Populate, v Version, locale string) error {
-	want := map[*models.Attribute]*Populate{}
+func (p *populator) componentRelations(a *models.Attribute, extras []map[string]json.RawMessage, sub *query.Populate, v Version, locale string) error {
+	want := map[*models.Attribute]*query.Populate{}
 	ids := map[*models.Attribute][]string{}
 	var fileIDs []int64
-	var visit func(c *models.Component, raw json.RawMessage, sub *Populate)
-	visit = func(c *models.Component, raw json.RawMessage, sub *Populate) {
+	var visit func(c *models.Component, raw json.RawMessage, sub *query.Populate)
+	visit = func(c *models.Component, raw json.RawMessage, sub *query.Populate) {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(raw, &m) != nil {
 			return
@@ -477,7 +479,7 @@ func (p *populator) componentRelations(a *models.Attribute, extras []map[string]
 				continue
 			}
 			if ns == nil {
-				ns = &Populate{}
+				ns = &query.Populate{}
 			}
 			switch ca.Type {
 			case models.TypeMedia:
@@ -541,10 +543,10 @@ func (p *populator) scope(target *models.ContentType, v Version, locale string) 
 	if target.HasDraftAndPublish() && v == VersionDraft {
 		tv = VersionDraft
 	}
-	tl := AllLocales
+	tl := query.AllLocales
 	if target.Localized {
 		tl = locale
-		if tl == "" || tl == AllLocales {
+		if tl == "" || tl == query.AllLocales {
 			tl = p.e.cfg.DefaultLocale
 		}
 	}
@@ -552,7 +554,7 @@ func (p *populator) scope(target *models.ContentType, v Version, locale string) 
 }
 
 // fetch reads target documents by id, shaped and populated as sub asks.
-func (p *populator) fetch(target *models.ContentType, sub *Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
+func (p *populator) fetch(target *models.ContentType, sub *query.Populate, ids []string, v Version, locale string) (map[string]*Document, error) {
 	tv, tl := p.scope(target, v, locale)
 	f, err := resolveFilter(p.schema, p.acc, scope{ct: target}, sub.Filter)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -159,8 +160,8 @@ func (r *Registry) markStale(version int64, err error) {
 
 // buildError turns a derived part's failure into the 400 of the change
 // that caused it.
-func buildError(err *BuildError) *Error {
-	return &Error{Kind: KindValidation,
+func buildError(err *BuildError) *errs.Error {
+	return &errs.Error{Kind: errs.KindValidation,
 		Message: fmt.Sprintf("The change cannot be served by %s: %v", err.Part, err.Err),
 		Details: map[string]any{"part": err.Part}}
 }

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // scope is where a filter or sort path starts: a content-type's rows, or
@@ -27,17 +29,17 @@ func isSystem(ct *models.ContentType, name string) bool {
 // and components, ending on a scalar or a system field. Going through a
 // relation needs the reader's find permission on its target, or the
 // filter or sort would tell what the reader may not read.
-func resolvePath(s *models.Schema, acc Access, in scope, path []string, param string) ([]Step, error) {
-	var steps []Step
+func resolvePath(s *models.Schema, acc Access, in scope, path []string, param string) ([]query.Step, error) {
+	var steps []query.Step
 	ct, comp := in.ct, in.comp
 	for i, name := range path {
 		full := strings.Join(path[:i+1], ".")
 		last := i == len(path)-1
 		if comp == nil && isSystem(ct, name) {
 			if !last {
-				return nil, InvalidKey(path[i+1], full+"."+path[i+1], "query", param)
+				return nil, errs.InvalidKey(path[i+1], full+"."+path[i+1], "query", param)
 			}
-			return append(steps, Step{Type: ct, System: name}), nil
+			return append(steps, query.Step{Type: ct, System: name}), nil
 		}
 		var a *models.Attribute
 		if comp != nil {
@@ -46,9 +48,9 @@ func resolvePath(s *models.Schema, acc Access, in scope, path []string, param st
 			a = ct.Attr(name)
 		}
 		if a == nil || a.IsHidden() {
-			return nil, InvalidKey(name, full, "query", param)
+			return nil, errs.InvalidKey(name, full, "query", param)
 		}
-		step := Step{Type: ct, Component: comp, Attr: a}
+		step := query.Step{Type: ct, Component: comp, Attr: a}
 		if comp != nil {
 			step.Type = nil
 		}
@@ -57,26 +59,26 @@ func resolvePath(s *models.Schema, acc Access, in scope, path []string, param st
 		case models.TypeRelation:
 			target := s.Type(a.Target)
 			if target == nil { // morph relations have no single target
-				return nil, InvalidKey(name, full, "query", param)
+				return nil, errs.InvalidKey(name, full, "query", param)
 			}
 			if !acc.Can(target.Action("find")) {
-				return nil, InvalidKey(name, full, "query", param)
+				return nil, errs.InvalidKey(name, full, "query", param)
 			}
 			ct, comp = target, nil
 			if last { // a bare relation compares the target's id
-				return append(steps, Step{Type: ct, System: "id"}), nil
+				return append(steps, query.Step{Type: ct, System: "id"}), nil
 			}
 		case models.TypeComponent:
 			if last {
-				return nil, InvalidKey(name, full, "query", param)
+				return nil, errs.InvalidKey(name, full, "query", param)
 			}
 			comp = s.Component(a.Component)
 		case models.TypeDynamicZone, models.TypeMedia:
-			return nil, &Error{Kind: KindValidation, Message: fmt.Sprintf("Cannot %s on %s field %q", verb(param), a.Type, full),
+			return nil, &errs.Error{Kind: errs.KindValidation, Message: fmt.Sprintf("Cannot %s on %s field %q", verb(param), a.Type, full),
 				Details: map[string]any{"key": name, "path": full, "source": "query", "param": param}}
 		default:
 			if !last {
-				return nil, InvalidKey(path[i+1], full+"."+path[i+1], "query", param)
+				return nil, errs.InvalidKey(path[i+1], full+"."+path[i+1], "query", param)
 			}
 		}
 	}
@@ -91,28 +93,28 @@ func verb(param string) string {
 }
 
 // resolveFilter validates a filter tree against ct and coerces its values.
-func resolveFilter(s *models.Schema, acc Access, ct scope, f Filter) (Filter, error) {
+func resolveFilter(s *models.Schema, acc Access, ct scope, f query.Filter) (query.Filter, error) {
 	switch f := f.(type) {
 	case nil:
 		return nil, nil
-	case And:
-		return resolveList(s, acc, ct, f, func(fs []Filter) Filter { return And(fs) })
-	case Or:
-		return resolveList(s, acc, ct, f, func(fs []Filter) Filter { return Or(fs) })
-	case Not:
+	case query.And:
+		return resolveList(s, acc, ct, f, func(fs []query.Filter) query.Filter { return query.And(fs) })
+	case query.Or:
+		return resolveList(s, acc, ct, f, func(fs []query.Filter) query.Filter { return query.Or(fs) })
+	case query.Not:
 		inner, err := resolveFilter(s, acc, ct, f.Filter)
 		if err != nil {
 			return nil, err
 		}
-		return Not{Filter: inner}, nil
-	case *Cond:
+		return query.Not{Filter: inner}, nil
+	case *query.Cond:
 		return resolveCond(s, acc, ct, f)
 	}
-	return nil, Errorf(KindValidation, "invalid filter")
+	return nil, errs.Errorf(errs.KindValidation, "invalid filter")
 }
 
-func resolveList(s *models.Schema, acc Access, ct scope, fs []Filter, mk func([]Filter) Filter) (Filter, error) {
-	out := make([]Filter, 0, len(fs))
+func resolveList(s *models.Schema, acc Access, ct scope, fs []query.Filter, mk func([]query.Filter) query.Filter) (query.Filter, error) {
+	out := make([]query.Filter, 0, len(fs))
 	for _, f := range fs {
 		r, err := resolveFilter(s, acc, ct, f)
 		if err != nil {
@@ -123,9 +125,9 @@ func resolveList(s *models.Schema, acc Access, ct scope, fs []Filter, mk func([]
 	return mk(out), nil
 }
 
-func resolveCond(s *models.Schema, acc Access, ct scope, c *Cond) (Filter, error) {
-	if !Operators[c.Op] {
-		return nil, InvalidKey(string(c.Op), strings.Join(c.Path, ".")+"."+string(c.Op), "query", "filters")
+func resolveCond(s *models.Schema, acc Access, ct scope, c *query.Cond) (query.Filter, error) {
+	if !query.Operators[c.Op] {
+		return nil, errs.InvalidKey(string(c.Op), strings.Join(c.Path, ".")+"."+string(c.Op), "query", "filters")
 	}
 	steps, err := resolvePath(s, acc, ct, c.Path, "filters")
 	if err != nil {
@@ -133,19 +135,19 @@ func resolveCond(s *models.Schema, acc Access, ct scope, c *Cond) (Filter, error
 	}
 	last := steps[len(steps)-1]
 	field := strings.Join(c.Path, ".")
-	out := &Cond{Path: c.Path, Op: c.Op, Steps: steps}
-	if c.Value == nil && (c.Op == OpEq || c.Op == OpNe) { // `filters[x][$eq]` with no value compares with null
-		out.Op, out.Bool = OpNull, c.Op == OpEq
+	out := &query.Cond{Path: c.Path, Op: c.Op, Steps: steps}
+	if c.Value == nil && (c.Op == query.OpEq || c.Op == query.OpNe) { // `filters[x][$eq]` with no value compares with null
+		out.Op, out.Bool = query.OpNull, c.Op == query.OpEq
 		return out, nil
 	}
 	switch c.Op {
-	case OpNull, OpNotNull:
+	case query.OpNull, query.OpNotNull:
 		out.Bool = truthy(c.Value)
 		return out, nil
-	case OpIn, OpNotIn, OpBetween:
+	case query.OpIn, query.OpNotIn, query.OpBetween:
 		vals := asList(c.Value)
-		if c.Op == OpBetween && len(vals) != 2 {
-			return nil, Errorf(KindValidation, "$between on %q needs an array of two values", field)
+		if c.Op == query.OpBetween && len(vals) != 2 {
+			return nil, errs.Errorf(errs.KindValidation, "$between on %q needs an array of two values", field)
 		}
 		for _, v := range vals {
 			cv, err := coerce(last, c.Op, v, field)
@@ -157,13 +159,13 @@ func resolveCond(s *models.Schema, acc Access, ct scope, c *Cond) (Filter, error
 		return out, nil
 	}
 	if list, ok := c.Value.([]any); ok { // an array on a single-value operator ORs its elements
-		or := make(Or, 0, len(list))
+		or := make(query.Or, 0, len(list))
 		for _, v := range list {
 			cv, err := coerce(last, c.Op, v, field)
 			if err != nil {
 				return nil, err
 			}
-			or = append(or, &Cond{Path: c.Path, Op: c.Op, Steps: steps, Value: cv})
+			or = append(or, &query.Cond{Path: c.Path, Op: c.Op, Steps: steps, Value: cv})
 		}
 		return or, nil
 	}
@@ -199,13 +201,13 @@ func truthy(v any) bool {
 }
 
 // stringOps compare text and take the value as it is.
-var stringOps = map[Op]bool{OpContains: true, OpNotContains: true, OpContainsi: true, OpNotContainsi: true,
-	OpStartsWith: true, OpStartsWithi: true, OpEndsWith: true, OpEndsWithi: true, OpEqi: true, OpNei: true}
+var stringOps = map[query.Op]bool{query.OpContains: true, query.OpNotContains: true, query.OpContainsi: true, query.OpNotContainsi: true,
+	query.OpStartsWith: true, query.OpStartsWithi: true, query.OpEndsWith: true, query.OpEndsWithi: true, query.OpEqi: true, query.OpNei: true}
 
-func coerce(st Step, op Op, v any, field string) (any, error) {
+func coerce(st query.Step, op query.Op, v any, field string) (any, error) {
 	s, ok := scalarString(v)
 	if !ok {
-		return nil, Errorf(KindValidation, "Invalid value for %q: expected a single value", field)
+		return nil, errs.Errorf(errs.KindValidation, "Invalid value for %q: expected a single value", field)
 	}
 	if badText(s) {
 		return nil, BadTextError("filter value")
@@ -214,7 +216,7 @@ func coerce(st Step, op Op, v any, field string) (any, error) {
 		return s, nil
 	}
 	bad := func(what string) error {
-		return &Error{Kind: KindValidation, Message: fmt.Sprintf("Invalid %s %q for filter on %q", what, s, field),
+		return &errs.Error{Kind: errs.KindValidation, Message: fmt.Sprintf("Invalid %s %q for filter on %q", what, s, field),
 			Details: map[string]any{"key": field, "value": s, "param": "filters"}}
 	}
 	kind := ""
@@ -297,8 +299,8 @@ func scalarString(v any) (string, bool) {
 }
 
 // resolveSort validates sort paths; the last step must be a scalar.
-func resolveSort(s *models.Schema, acc Access, ct scope, sorts []Sort) ([]Sort, error) {
-	out := make([]Sort, 0, len(sorts))
+func resolveSort(s *models.Schema, acc Access, ct scope, sorts []query.Sort) ([]query.Sort, error) {
+	out := make([]query.Sort, 0, len(sorts))
 	for _, so := range sorts {
 		steps, err := resolvePath(s, acc, ct, so.Path, "sort")
 		if err != nil {
@@ -306,10 +308,10 @@ func resolveSort(s *models.Schema, acc Access, ct scope, sorts []Sort) ([]Sort, 
 		}
 		for _, st := range steps {
 			if st.Attr != nil && (st.Attr.IsToMany() || (st.Attr.Type == models.TypeComponent && st.Attr.Repeatable)) {
-				return nil, InvalidKey(st.Attr.Name, strings.Join(so.Path, "."), "query", "sort")
+				return nil, errs.InvalidKey(st.Attr.Name, strings.Join(so.Path, "."), "query", "sort")
 			}
 		}
-		out = append(out, Sort{Path: so.Path, Desc: so.Desc, Steps: steps})
+		out = append(out, query.Sort{Path: so.Path, Desc: so.Desc, Steps: steps})
 	}
 	return out, nil
 }
@@ -327,7 +329,7 @@ type PageMeta struct {
 }
 
 // resolvePage applies defaults, clamping and Strapi's rules.
-func (e *Engine) resolvePage(p Pagination) (start, limit int, meta PageMeta, err error) {
+func (e *Engine) resolvePage(p query.Pagination) (start, limit int, meta PageMeta, err error) {
 	meta.WithCount = e.cfg.WithCount
 	if p.WithCount != nil {
 		meta.WithCount = *p.WithCount
@@ -386,7 +388,7 @@ func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
 		}
 		a := ct.Attr(f)
 		if a == nil || !a.IsScalar() || a.IsHidden() {
-			return nil, InvalidKey(f, f, "query", "fields")
+			return nil, errs.InvalidKey(f, f, "query", "fields")
 		}
 		out = append(out, f)
 	}
@@ -396,11 +398,11 @@ func resolveFields(ct *models.ContentType, fields []string) ([]string, error) {
 // ResolveFilter validates a filter against a type and coerces its values
 // for a trusted caller (tools and tests); requests resolve theirs with the
 // reader's permissions in Find.
-func (e *Engine) ResolveFilter(c Collection, f Filter) (Filter, error) {
+func (e *Engine) ResolveFilter(c Collection, f query.Filter) (query.Filter, error) {
 	return resolveFilter(c.Schema, AllowAll{}, scope{ct: c.Type}, f)
 }
 
 // ResolveSort validates sort paths against a type for a trusted caller.
-func (e *Engine) ResolveSort(c Collection, s []Sort) ([]Sort, error) {
+func (e *Engine) ResolveSort(c Collection, s []query.Sort) ([]query.Sort, error) {
 	return resolveSort(c.Schema, AllowAll{}, scope{ct: c.Type}, s)
 }

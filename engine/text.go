@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // PostgreSQL refuses NUL in text and in JSONB, and invalid UTF-8 anywhere;
@@ -13,8 +15,8 @@ import (
 func badText(s string) bool { return strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) }
 
 // BadTextError is the 400 for a NUL byte or invalid UTF-8 in where.
-func BadTextError(where string) *Error {
-	return &Error{Kind: KindValidation, Message: fmt.Sprintf("Invalid %s: NUL bytes and invalid UTF-8 are not allowed", where),
+func BadTextError(where string) *errs.Error {
+	return &errs.Error{Kind: errs.KindValidation, Message: fmt.Sprintf("Invalid %s: NUL bytes and invalid UTF-8 are not allowed", where),
 		Details: map[string]any{"source": where}}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -260,4 +261,4 @@ func ParseDateTime(v any) (time.Time, error) {
 	return time.Time{}, errBadValue
 }
 
-var errBadValue = Errorf(KindValidation, "invalid value")
+var errBadValue = errs.Errorf(errs.KindValidation, "invalid value")

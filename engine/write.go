@@ -11,12 +11,15 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/ids"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // WriteOptions carries the query parameters of a write.
 type WriteOptions struct {
-	Status Status
+	Status query.Status
 	Locale string
 }
 
@@ -24,7 +27,7 @@ type WriteOptions struct {
 // is Draft, in one transaction.
 func (e *Engine) Create(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
 	return e.save(ctx, acc, c, "create", data, opt, func(tx Tx, locale string) (*Row, error) {
-		return e.create(tx, c, NewDocumentID(), data, opt.Status, locale)
+		return e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
 	})
 }
 
@@ -41,7 +44,7 @@ func (e *Engine) Update(ctx context.Context, acc Access, c Collection, documentI
 func (e *Engine) save(ctx context.Context, acc Access, c Collection, action string, data map[string]any, opt WriteOptions,
 	fn func(tx Tx, locale string) (*Row, error)) (*Document, error) {
 	if !acc.Can(c.Type.Action(action)) {
-		return nil, Forbidden()
+		return nil, errs.Forbidden()
 	}
 	if err := CheckText(data, "body"); err != nil {
 		return nil, err
@@ -82,12 +85,12 @@ func checkRelationWrites(s *models.Schema, acc Access, attrs []*models.Attribute
 		switch a.Type {
 		case models.TypeRelation:
 			if t := s.Type(a.Target); t != nil && !acc.Can(t.Action("find")) {
-				return InvalidKey(k, path, "body", "data")
+				return errs.InvalidKey(k, path, "body", "data")
 			}
 			if a.IsMorph() {
 				for _, item := range morphTargets(v) {
 					if t := s.Type(item); t != nil && !acc.Can(t.Action("find")) {
-						return InvalidKey(k, path, "body", "data")
+						return errs.InvalidKey(k, path, "body", "data")
 					}
 				}
 			}
@@ -154,7 +157,7 @@ func morphTargets(v any) []string {
 // references other documents hold to it. An unknown document is a 404.
 func (e *Engine) Delete(ctx context.Context, acc Access, c Collection, documentID string, opt WriteOptions) error {
 	if !acc.Can(c.Type.Action("delete")) {
-		return Forbidden()
+		return errs.Forbidden()
 	}
 	locale := e.locale(c.Type, opt.Locale)
 	return e.store.Write(ctx, func(tx Tx) error {
@@ -163,7 +166,7 @@ func (e *Engine) Delete(ctx context.Context, acc Access, c Collection, documentI
 			return err
 		}
 		if n == 0 {
-			return NotFound()
+			return errs.NotFound()
 		}
 		return e.dropReferences(tx, c, documentID)
 	})
@@ -180,7 +183,7 @@ func (e *Engine) PutSingle(ctx context.Context, acc Access, c Collection, data m
 			return nil, err
 		}
 		if id == "" {
-			return e.create(tx, c, NewDocumentID(), data, opt.Status, locale)
+			return e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
 		}
 		existing, err := tx.Get(c.Type, id, locale, VersionAny)
 		if err != nil {
@@ -196,7 +199,7 @@ func (e *Engine) PutSingle(ctx context.Context, acc Access, c Collection, data m
 // DeleteSingle removes the document of a single type; 204 even if none.
 func (e *Engine) DeleteSingle(ctx context.Context, acc Access, c Collection, opt WriteOptions) error {
 	if !acc.Can(c.Type.Action("delete")) {
-		return Forbidden()
+		return errs.Forbidden()
 	}
 	locale := e.locale(c.Type, opt.Locale)
 	return e.store.Write(ctx, func(tx Tx) error {
@@ -230,8 +233,8 @@ func (e *Engine) dropReferences(tx Tx, c Collection, documentID string) error {
 }
 
 func (e *Engine) writeLocale(ct *models.ContentType, l string) (string, error) {
-	if l == AllLocales && ct.Localized {
-		return "", Errorf(KindValidation, "Cannot write to all locales (locale=*): name one locale")
+	if l == query.AllLocales && ct.Localized {
+		return "", errs.Errorf(errs.KindValidation, "Cannot write to all locales (locale=*): name one locale")
 	}
 	if err := e.checkLocale(ct, l); err != nil {
 		return "", err
@@ -244,7 +247,7 @@ func (e *Engine) writeLocale(ct *models.ContentType, l string) (string, error) {
 func (e *Engine) write(ctx context.Context, c Collection, data map[string]any, fn func(Tx) error) error {
 	err := e.store.Write(ctx, fn)
 	if errors.Is(err, ErrUniqueViolation) {
-		var fe FieldErrors
+		var fe errs.FieldErrors
 		for _, a := range c.Type.Attributes {
 			if a.IsUnique() {
 				if v, ok := data[a.Name]; ok {
@@ -260,9 +263,9 @@ func (e *Engine) write(ctx context.Context, c Collection, data map[string]any, f
 	return err
 }
 
-func (e *Engine) create(tx Tx, c Collection, documentID string, data map[string]any, st Status, locale string) (*Row, error) {
+func (e *Engine) create(tx Tx, c Collection, documentID string, data map[string]any, st query.Status, locale string) (*Row, error) {
 	ct := c.Type
-	publish := st == Published || !ct.HasDraftAndPublish()
+	publish := st == query.Published || !ct.HasDraftAndPublish()
 	w := &writer{e: e, tx: tx, schema: c.Schema, ct: ct, locale: locale, documentID: documentID, publish: publish}
 	dataJSON, extraJSON, err := w.prepare(nil, data)
 	if err != nil {
@@ -287,7 +290,7 @@ func (e *Engine) create(tx Tx, c Collection, documentID string, data map[string]
 	return row, w.applyInverse()
 }
 
-func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]any, st Status, locale string) (*Row, error) {
+func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]any, st query.Status, locale string) (*Row, error) {
 	ct := c.Type
 	v := VersionAny
 	if ct.HasDraftAndPublish() {
@@ -300,7 +303,7 @@ func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]
 	if cur == nil {
 		return e.localize(tx, c, documentID, data, st, locale, v)
 	}
-	publish := st == Published || !ct.HasDraftAndPublish()
+	publish := st == query.Published || !ct.HasDraftAndPublish()
 	w := &writer{e: e, tx: tx, schema: c.Schema, ct: ct, locale: locale, documentID: documentID, publish: publish, update: true}
 	dataJSON, extraJSON, err := w.prepare(cur, data)
 	if err != nil {
@@ -351,7 +354,7 @@ type writer struct {
 	documentID string
 	publish    bool // required and unique are checked (not for drafts)
 	update     bool
-	errs       FieldErrors
+	errs       errs.FieldErrors
 	nextID     int64
 	inverse    []inverseChange
 }
@@ -370,14 +373,14 @@ func (w *writer) prepare(cur *Row, data map[string]any) ([]byte, []byte, error) 
 	w.nextID = maxItemID(merged) + 1
 	for k := range data {
 		if restrictedBodyKeys[k] {
-			return nil, nil, InvalidKey(k, k, "body", k)
+			return nil, nil, errs.InvalidKey(k, k, "body", k)
 		}
 		if k == "publishedAt" || (k == "locale" && ct.Localized) {
 			continue // publication is driven by status, the locale by the query
 		}
 		a := ct.Attr(k)
 		if a == nil || !a.IsWritable() {
-			return nil, nil, InvalidKey(k, k, "body", k)
+			return nil, nil, errs.InvalidKey(k, k, "body", k)
 		}
 	}
 	if cur == nil {
@@ -807,7 +810,7 @@ func (w *writer) fillUIDs(merged map[string]any) error {
 			continue
 		}
 		src, _ := merged[a.TargetField].(string)
-		base := Slugify(src)
+		base := ids.Slugify(src)
 		if base == "" {
 			continue
 		}

@@ -6,12 +6,12 @@ import (
 	gql "github.com/graphql-go/graphql"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // Accounts is what the users-permissions part of the schema needs from the
 // auth package: `register`, `login` and `me`. With a nil Accounts these
-// three fields are left out of the schema. Errors should be *engine.Error
+// three fields are left out of the schema. Errors should be *errs.Error
 // (a ValidationError becomes BAD_USER_INPUT, as in Strapi).
 type Accounts interface {
 	Register(ctx context.Context, in RegisterInput) (*AuthPayload, error)
@@ -122,7 +122,7 @@ func (b *builder) usersPermissions() {
 	b.query["me"] = &gql.Field{Type: me, Resolve: func(p gql.ResolveParams) (any, error) {
 		pr := Principal(p.Context)
 		if !access(p.Context).Can(MeAction) {
-			return nil, engine.Forbidden()
+			return nil, errs.Forbidden()
 		}
 		u, err := acc.Me(p.Context, pr)
 		if err != nil || u == nil {
@@ -158,7 +158,7 @@ func (b *builder) usersPermissions() {
 	b.mut["changePassword"] = &gql.Field{Type: payload, Args: gql.FieldConfigArgument{"currentPassword": nnStr, "password": nnStr, "passwordConfirmation": nnStr},
 		Resolve: func(p gql.ResolveParams) (any, error) {
 			if !access(p.Context).Can(ChangePasswordAction) {
-				return nil, engine.Forbidden()
+				return nil, errs.Forbidden()
 			}
 			return acc.ChangePassword(p.Context, Principal(p.Context), arg(p, "currentPassword"), arg(p, "password"), arg(p, "passwordConfirmation"))
 		}}

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // fakeAccounts stands in for users-permissions: users in memory, a token
@@ -34,10 +34,10 @@ func (f *fakeAccounts) Register(ctx context.Context, in RegisterInput) (*AuthPay
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, ok := f.byName[in.Email]; ok {
-		return nil, engine.Errorf(engine.KindApplication, "Email or Username are already taken")
+		return nil, errs.Errorf(errs.KindApplication, "Email or Username are already taken")
 	}
 	if len(in.Password) < 6 {
-		return nil, engine.Errorf(engine.KindValidation, "password must be at least 6 characters")
+		return nil, errs.Errorf(errs.KindValidation, "password must be at least 6 characters")
 	}
 	u := &fakeUser{user: User{ID: "u" + string(rune('0'+len(f.users))), Username: in.Username, Email: in.Email, Confirmed: true,
 		Role: &Role{ID: "1", Name: "Authenticated", Type: "authenticated"}}, password: in.Password, token: "tok-" + in.Username}
@@ -50,7 +50,7 @@ func (f *fakeAccounts) Login(ctx context.Context, in LoginInput) (*AuthPayload, 
 	defer f.mu.Unlock()
 	u := f.byName[in.Identifier]
 	if u == nil || u.password != in.Password {
-		return nil, engine.Errorf(engine.KindValidation, "Invalid identifier or password")
+		return nil, errs.Errorf(errs.KindValidation, "Invalid identifier or password")
 	}
 	return &AuthPayload{JWT: u.token, User: u.user}, nil
 }
@@ -78,12 +78,12 @@ func (f *fakeAccounts) Authenticate(r *http.Request) (*auth.Principal, error) {
 	if u := f.users[strings.TrimPrefix(h, "Bearer ")]; u != nil {
 		return auth.NewPrincipal("user", append([]string{MeAction}, f.authed...)), nil
 	}
-	return nil, &engine.Error{Kind: engine.KindUnauthorized, Message: "Missing or invalid credentials"}
+	return nil, &errs.Error{Kind: errs.KindUnauthorized, Message: "Missing or invalid credentials"}
 }
 
 // The account flows need the real users-permissions service: they are
 // tested over the whole app (rest/accounts_graphql_test.go).
-var errFakeFlow = engine.Errorf(engine.KindApplication, "not in the fake")
+var errFakeFlow = errs.Errorf(errs.KindApplication, "not in the fake")
 
 func (f *fakeAccounts) ForgotPassword(context.Context, string) error { return errFakeFlow }
 func (f *fakeAccounts) ResetPassword(context.Context, string, string, string) (*AuthPayload, error) {

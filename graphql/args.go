@@ -7,8 +7,8 @@ import (
 
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
-
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/query"
 )
 
 func intArg(v any) (int, bool) {
@@ -28,15 +28,15 @@ func intArg(v any) (int, bool) {
 
 // pagination reads PaginationArg into the engine's model, with Strapi's
 // rules, clamped to amountLimit.
-func (s *Server) pagination(v any) (engine.Pagination, error) {
-	var p engine.Pagination
+func (s *Server) pagination(v any) (query.Pagination, error) {
+	var p query.Pagination
 	m, _ := v.(map[string]any)
 	page, hasPage := intArg(m["page"])
 	size, hasSize := intArg(m["pageSize"])
 	start, hasStart := intArg(m["start"])
 	limit, hasLimit := intArg(m["limit"])
 	if (hasPage || hasSize) && (hasStart || hasLimit) {
-		return p, engine.Errorf(engine.KindPagination, "Cannot use both page & offset pagination in the same query")
+		return p, errs.Errorf(errs.KindPagination, "Cannot use both page & offset pagination in the same query")
 	}
 	amount := s.cfg.amountLimit()
 	if hasStart || hasLimit {
@@ -85,7 +85,7 @@ func (s *Server) window(v any, n int) (int, int, error) {
 
 // parseSort reads `sort: ["title:desc", "author.name"]`; each string may
 // also be a comma list, as in REST.
-func parseSort(v any) ([]engine.Sort, error) {
+func parseSort(v any) ([]query.Sort, error) {
 	var items []any
 	switch x := v.(type) {
 	case nil:
@@ -95,7 +95,7 @@ func parseSort(v any) ([]engine.Sort, error) {
 	default:
 		items = []any{x}
 	}
-	var out []engine.Sort
+	var out []query.Sort
 	for _, it := range items {
 		s, ok := it.(string)
 		if !ok {
@@ -107,14 +107,14 @@ func parseSort(v any) ([]engine.Sort, error) {
 				continue
 			}
 			field, order, hasOrder := strings.Cut(part, ":")
-			so := engine.Sort{Path: strings.Split(strings.TrimSpace(field), ".")}
+			so := query.Sort{Path: strings.Split(strings.TrimSpace(field), ".")}
 			if hasOrder {
 				switch strings.ToLower(strings.TrimSpace(order)) {
 				case "asc":
 				case "desc":
 					so.Desc = true
 				default:
-					return nil, engine.Errorf(engine.KindValidation, "Invalid order. order can only be one of asc|desc|ASC|DESC")
+					return nil, errs.Errorf(errs.KindValidation, "Invalid order. order can only be one of asc|desc|ASC|DESC")
 				}
 			}
 			out = append(out, so)
@@ -144,7 +144,7 @@ func (b *builder) inputData(p gql.ResolveParams) (map[string]any, error) {
 	}
 	m, _ := v.(map[string]any)
 	if m == nil {
-		return nil, engine.Errorf(engine.KindValidation, `Missing "data" payload`)
+		return nil, errs.Errorf(errs.KindValidation, `Missing "data" payload`)
 	}
 	for _, k := range []string{"createdAt", "updatedAt", "publishedAt"} {
 		delete(m, k) // set by the engine, as REST ignores publishedAt

@@ -11,7 +11,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // Extensions is the customisation service (Strapi's
@@ -448,7 +448,7 @@ func (b *builder) wrap(typeName, field string, fn gql.FieldResolveFn) gql.FieldR
 			if !cfg.Auth.Disabled {
 				for _, s := range cfg.Auth.Scope {
 					if !principal.Can(s) {
-						return nil, engine.Forbidden()
+						return nil, errs.Forbidden()
 					}
 				}
 			}

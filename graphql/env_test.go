@@ -15,6 +15,7 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testdb"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 	"github.com/stratum-cms/stratum/store"
 )
 
@@ -197,7 +198,7 @@ func (e *env) seed(plural string, data map[string]any, draft ...bool) string {
 	}
 	opt := engine.WriteOptions{}
 	if len(draft) > 0 && draft[0] {
-		opt.Status = engine.Draft
+		opt.Status = query.Draft
 	}
 	d, err := e.Eng.Create(context.Background(), engine.AllowAll{}, c, jsonNumbers(data), opt)
 	if err != nil {

@@ -7,8 +7,7 @@ import (
 
 	"github.com/graphql-go/graphql/gqlerrors"
 	"github.com/graphql-go/graphql/language/location"
-
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // gqlError is one entry of `errors` in Apollo Server 3's format, which
@@ -62,7 +61,7 @@ func original(fe gqlerrors.FormattedError) error {
 func (s *Server) formatError(fe gqlerrors.FormattedError) gqlError {
 	out := gqlError{Message: fe.Message, Locations: fe.Locations, Path: fe.Path}
 	err := original(fe)
-	var ee *engine.Error
+	var ee *errs.Error
 	var pe *policyError
 	switch {
 	case err == nil:
@@ -79,14 +78,14 @@ func (s *Server) formatError(fe gqlerrors.FormattedError) gqlError {
 		name, msg := ee.Name(), ee.Message
 		code := "STRAPI_" + upperSnake(name)
 		switch ee.Kind {
-		case engine.KindForbidden, engine.KindUnauthorized:
+		case errs.KindForbidden, errs.KindUnauthorized:
 			code = "FORBIDDEN"
-			if ee.Kind == engine.KindForbidden {
+			if ee.Kind == errs.KindForbidden {
 				msg = "Forbidden access"
 			}
-		case engine.KindValidation:
+		case errs.KindValidation:
 			code = "BAD_USER_INPUT"
-		case engine.KindInternal:
+		case errs.KindInternal:
 			code, msg = "INTERNAL_SERVER_ERROR", "Internal Server Error"
 			s.log.Error("graphql resolver failed", "path", fe.Path, "err", err)
 		}
@@ -100,7 +99,7 @@ func (s *Server) formatError(fe gqlerrors.FormattedError) gqlError {
 			}
 		}
 		out.Extensions = map[string]any{"code": code}
-		if ee.Kind != engine.KindInternal {
+		if ee.Kind != errs.KindInternal {
 			out.Extensions["error"] = info
 		}
 	default:

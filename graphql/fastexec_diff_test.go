@@ -20,6 +20,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testdb"
+	"github.com/stratum-cms/stratum/query"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -137,7 +138,7 @@ func seedDiff(t testing.TB, e *env) map[string][]string {
 			t.Fatalf("update %s %v: %v", plural, data, err)
 		}
 	}
-	pub, draft := engine.WriteOptions{}, engine.WriteOptions{Status: engine.Draft}
+	pub, draft := engine.WriteOptions{}, engine.WriteOptions{Status: query.Draft}
 
 	var tags []string
 	for _, n := range []string{"go", "sql", "web", "Zeta é", "O'Brien"} {

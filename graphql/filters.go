@@ -9,13 +9,14 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // opByName maps the operators of <Scalar>FilterInput to the engine's.
-var opByName = func() map[string]engine.Op {
-	m := map[string]engine.Op{}
+var opByName = func() map[string]query.Op {
+	m := map[string]query.Op{}
 	for _, o := range filterOps {
 		m[o.name] = o.op
 	}
@@ -24,7 +25,7 @@ var opByName = func() map[string]engine.Op {
 
 // filter turns a <Type>FiltersInput value into the engine's filter tree.
 // uid names a content-type or a component.
-func (b *builder) filter(uid string, v any) (engine.Filter, error) {
+func (b *builder) filter(uid string, v any) (query.Filter, error) {
 	m, ok := v.(map[string]any)
 	if !ok || len(m) == 0 {
 		return nil, nil
@@ -45,7 +46,7 @@ func with(path []string, name string) []string {
 	return append(append(make([]string, 0, len(path)+1), path...), name)
 }
 
-func combine(parts []engine.Filter, or bool) engine.Filter {
+func combine(parts []query.Filter, or bool) query.Filter {
 	switch len(parts) {
 	case 0:
 		return nil
@@ -53,12 +54,12 @@ func combine(parts []engine.Filter, or bool) engine.Filter {
 		return parts[0]
 	}
 	if or {
-		return engine.Or(parts)
+		return query.Or(parts)
 	}
-	return engine.And(parts)
+	return query.And(parts)
 }
 
-func (b *builder) filterNode(path []string, uid string, m map[string]any) (engine.Filter, error) {
+func (b *builder) filterNode(path []string, uid string, m map[string]any) (query.Filter, error) {
 	ct := b.ms.Type(uid)
 	var comp *models.Component
 	if ct == nil {
@@ -73,15 +74,15 @@ func (b *builder) filterNode(path []string, uid string, m map[string]any) (engin
 		}
 		return nil
 	}
-	var parts []engine.Filter
+	var parts []query.Filter
 	for _, k := range sortedKeys(m) {
 		v := m[k]
-		var f engine.Filter
+		var f query.Filter
 		var err error
 		switch k {
 		case "and", "or":
 			list, _ := v.([]any)
-			var sub []engine.Filter
+			var sub []query.Filter
 			for _, it := range list {
 				im, _ := it.(map[string]any)
 				if len(im) == 0 {
@@ -104,23 +105,23 @@ func (b *builder) filterNode(path []string, uid string, m map[string]any) (engin
 					return nil, err
 				}
 				if x != nil {
-					f = engine.Not{Filter: x}
+					f = query.Not{Filter: x}
 				}
 			}
 		case "id":
 			if ct == nil {
-				return nil, engine.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")
+				return nil, errs.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")
 			}
 			f, err = scalarOps(with(path, "documentId"), v)
 		case "createdAt", "updatedAt", "publishedAt", "locale":
 			if ct == nil {
-				return nil, engine.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")
+				return nil, errs.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")
 			}
 			f, err = scalarOps(with(path, k), v)
 		default:
 			a := attr(k)
 			if a == nil || a.IsHidden() {
-				return nil, engine.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")
+				return nil, errs.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")
 			}
 			im, _ := v.(map[string]any)
 			switch a.Type {
@@ -147,20 +148,20 @@ func (b *builder) filterNode(path []string, uid string, m map[string]any) (engin
 }
 
 // scalarOps turns a <Scalar>FilterInput on one field into conditions.
-func scalarOps(path []string, v any) (engine.Filter, error) {
+func scalarOps(path []string, v any) (query.Filter, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return &engine.Cond{Path: path, Op: engine.OpEq, Value: v}, nil
+		return &query.Cond{Path: path, Op: query.OpEq, Value: v}, nil
 	}
-	var parts []engine.Filter
+	var parts []query.Filter
 	for _, k := range sortedKeys(m) {
 		val := m[k]
 		switch k {
 		case "and", "or":
 			list, _ := val.([]any)
-			var sub []engine.Filter
+			var sub []query.Filter
 			for _, x := range list {
-				sub = append(sub, &engine.Cond{Path: path, Op: engine.OpEq, Value: x})
+				sub = append(sub, &query.Cond{Path: path, Op: query.OpEq, Value: x})
 			}
 			if f := combine(sub, k == "or"); f != nil {
 				parts = append(parts, f)
@@ -171,23 +172,23 @@ func scalarOps(path []string, v any) (engine.Filter, error) {
 				return nil, err
 			}
 			if f != nil {
-				parts = append(parts, engine.Not{Filter: f})
+				parts = append(parts, query.Not{Filter: f})
 			}
 		case "null":
-			parts = append(parts, &engine.Cond{Path: path, Op: engine.OpNull, Value: val})
+			parts = append(parts, &query.Cond{Path: path, Op: query.OpNull, Value: val})
 		case "notNull":
-			parts = append(parts, &engine.Cond{Path: path, Op: engine.OpNotNull, Value: val})
+			parts = append(parts, &query.Cond{Path: path, Op: query.OpNotNull, Value: val})
 		default:
 			op, ok := opByName[k]
 			if !ok {
-				return nil, engine.InvalidKey(k, strings.Join(path, ".")+"."+k, "query", "filters")
+				return nil, errs.InvalidKey(k, strings.Join(path, ".")+"."+k, "query", "filters")
 			}
-			if op == engine.OpIn || op == engine.OpNotIn || op == engine.OpBetween {
+			if op == query.OpIn || op == query.OpNotIn || op == query.OpBetween {
 				if _, isList := val.([]any); !isList {
 					val = []any{val}
 				}
 			}
-			parts = append(parts, &engine.Cond{Path: path, Op: op, Value: val})
+			parts = append(parts, &query.Cond{Path: path, Op: op, Value: val})
 		}
 	}
 	return combine(parts, false), nil
@@ -197,16 +198,16 @@ func scalarOps(path []string, v any) (engine.Filter, error) {
 // level: the same field node has the same arguments for every parent.
 type itemsKey struct {
 	field  *ast.Field
-	status engine.Status
+	status query.Status
 }
 
 // itemBatch collects the lists of a field whose filters or sort the
 // engine applies in one query when the first of them is resolved.
 type itemBatch struct {
 	comp   *models.Component
-	filter engine.Filter
-	sorts  []engine.Sort
-	status engine.Status
+	filter query.Filter
+	sorts  []query.Sort
+	status query.Status
 	lists  [][]json.RawMessage
 	done   bool
 	kept   [][]int
@@ -247,7 +248,7 @@ func (b *builder) componentList(p gql.ResolveParams, c *models.Component, items 
 	if rq == nil {
 		return nil, fmt.Errorf("no request in the context")
 	}
-	st := engine.Published
+	st := query.Published
 	if e, ok := p.Source.(*entity); ok {
 		st = e.status
 	}

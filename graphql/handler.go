@@ -29,6 +29,8 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/httperr"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -369,13 +371,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			err = engine.CheckText(t, "request")
 		}
 		if err != nil {
-			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, engine.AsError(err).Message, nil))
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, errs.From(err).Message, nil))
 			return
 		}
 	}
 	principal, err := s.authn.Authenticate(r)
 	if err != nil {
-		writeRESTError(w, engine.AsError(err))
+		writeRESTError(w, errs.From(err))
 		return
 	}
 	b, err := s.current()
@@ -521,16 +523,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeRESTError answers an authentication failure as Strapi does on
 // /graphql: an HTTP error in the REST envelope, before GraphQL runs.
-func writeRESTError(w http.ResponseWriter, e *engine.Error) {
-	info := map[string]any{"status": e.Status(), "name": e.Name(), "message": e.Message}
-	if e.HasDetails() {
-		info["details"] = e.Details
-		if e.Details == nil {
-			info["details"] = map[string]any{}
-		}
-	}
-	writeJSON(w, e.Status(), map[string]any{"data": nil, "error": info})
-}
+func writeRESTError(w http.ResponseWriter, e *errs.Error) { httperr.Write(w, e) }
 
 // Eng is the engine the server reads through.
 func (s *Server) Eng() *engine.Engine { return s.eng }

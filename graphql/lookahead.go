@@ -9,11 +9,12 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // The look-ahead walks the selection of a top-level field before it runs
 // and turns the relations, components and zones it asks for into one
-// engine.Populate tree: the engine then loads each relation with one query
+// query.Populate tree: the engine then loads each relation with one query
 // per level for the whole page (engine/populate.go), never one per row.
 
 func fieldSets(fields []*ast.Field) []*ast.SelectionSet {
@@ -77,11 +78,11 @@ func (rq *request) argValue(f *ast.Field, name string) any {
 // populate builds the populate tree of a selection on the attributes type
 // of ct. Relations selected twice with different filters or sort cannot
 // share one populate: the later ones are deferred to the batch loader.
-func (b *builder) populate(rq *request, ct *models.ContentType, sets []*ast.SelectionSet) map[string]*engine.Populate {
+func (b *builder) populate(rq *request, ct *models.ContentType, sets []*ast.SelectionSet) map[string]*query.Populate {
 	if len(sets) == 0 {
 		return nil
 	}
-	out := map[string]*engine.Populate{}
+	out := map[string]*query.Populate{}
 	keys := map[string]string{}
 	for _, f := range rq.collect(sets) {
 		if f.Name == nil {
@@ -124,9 +125,9 @@ func (b *builder) populate(rq *request, ct *models.ContentType, sets []*ast.Sele
 
 // relationPopulate is the populate of one relation field: its filters and
 // sort, and what its own selection populates.
-func (b *builder) relationPopulate(rq *request, target *models.ContentType, f *ast.Field) (*engine.Populate, string, error) {
+func (b *builder) relationPopulate(rq *request, target *models.ContentType, f *ast.Field) (*query.Populate, string, error) {
 	filters, sorts := rq.argValue(f, "filters"), rq.argValue(f, "sort")
-	p := &engine.Populate{}
+	p := &query.Populate{}
 	var err error
 	if p.Filter, err = b.filter(target.UID, filters); err != nil {
 		return nil, "", err
@@ -143,34 +144,34 @@ func (b *builder) relationPopulate(rq *request, target *models.ContentType, f *a
 // inlinePopulate populates a component, zone or media attribute with every
 // nested component and media: they live inline in the row, so this costs
 // no query.
-func (b *builder) inlinePopulate(a *models.Attribute) *engine.Populate {
+func (b *builder) inlinePopulate(a *models.Attribute) *query.Populate {
 	switch a.Type {
 	case models.TypeComponent:
-		return &engine.Populate{Populate: b.componentPopulate(b.ms.Component(a.Component), 0)}
+		return &query.Populate{Populate: b.componentPopulate(b.ms.Component(a.Component), 0)}
 	case models.TypeDynamicZone:
-		p := &engine.Populate{On: map[string]*engine.Populate{}}
+		p := &query.Populate{On: map[string]*query.Populate{}}
 		for _, uid := range a.Components {
-			p.On[uid] = &engine.Populate{Populate: b.componentPopulate(b.ms.Component(uid), 0)}
+			p.On[uid] = &query.Populate{Populate: b.componentPopulate(b.ms.Component(uid), 0)}
 		}
 		return p
 	}
-	return &engine.Populate{}
+	return &query.Populate{}
 }
 
-func (b *builder) componentPopulate(c *models.Component, depth int) map[string]*engine.Populate {
+func (b *builder) componentPopulate(c *models.Component, depth int) map[string]*query.Populate {
 	if c == nil || depth > 16 {
 		return nil
 	}
-	out := map[string]*engine.Populate{}
+	out := map[string]*query.Populate{}
 	for _, a := range c.Attributes {
 		if a.IsHidden() {
 			continue
 		}
 		switch a.Type {
 		case models.TypeComponent:
-			out[a.Name] = &engine.Populate{Populate: b.componentPopulate(b.ms.Component(a.Component), depth+1)}
+			out[a.Name] = &query.Populate{Populate: b.componentPopulate(b.ms.Component(a.Component), depth+1)}
 		case models.TypeMedia:
-			out[a.Name] = &engine.Populate{}
+			out[a.Name] = &query.Populate{}
 		}
 	}
 	if len(out) == 0 {
@@ -179,7 +180,7 @@ func (b *builder) componentPopulate(c *models.Component, depth int) map[string]*
 	return out
 }
 
-func mergePopulate(a, b map[string]*engine.Populate) map[string]*engine.Populate {
+func mergePopulate(a, b map[string]*query.Populate) map[string]*query.Populate {
 	if a == nil {
 		return b
 	}
@@ -202,7 +203,7 @@ func mergePopulate(a, b map[string]*engine.Populate) map[string]*engine.Populate
 type loaderKey struct {
 	field  *ast.Field
 	uid    string
-	status engine.Status
+	status query.Status
 	locale string
 }
 
@@ -214,7 +215,7 @@ type batch struct {
 	done   bool
 	err    error
 	byID   map[string]*entity
-	status engine.Status
+	status query.Status
 	locale string
 }
 
@@ -245,7 +246,7 @@ func (rq *request) load(p gql.ResolveParams, b *builder, e *entity, a *models.At
 }
 
 func (b *builder) runBatch(rq *request, ctx context.Context, bt *batch, fields []*ast.Field) error {
-	var p *engine.Populate
+	var p *query.Populate
 	if bt.attr.Type == models.TypeRelation {
 		t := b.types[bt.attr.Target]
 		if t == nil {
@@ -265,7 +266,7 @@ func (b *builder) runBatch(rq *request, ctx context.Context, bt *batch, fields [
 	} else {
 		p = b.inlinePopulate(bt.attr)
 	}
-	pop := map[string]*engine.Populate{bt.attr.Name: p}
+	pop := map[string]*query.Populate{bt.attr.Name: p}
 	chunk := b.srv.eng.Config().MaxLimit
 	if chunk <= 0 {
 		chunk = 1000
@@ -279,9 +280,9 @@ func (b *builder) runBatch(rq *request, ctx context.Context, bt *batch, fields [
 			vals[i] = id
 		}
 		no := false
-		q := &engine.Query{Status: bt.status, Locale: bt.locale, Populate: pop,
-			Filter: &engine.Cond{Path: []string{"documentId"}, Op: engine.OpIn, Value: vals},
-			Page:   engine.Pagination{OffsetMode: true, Limit: len(ids), WithCount: &no}}
+		q := &query.Query{Status: bt.status, Locale: bt.locale, Populate: pop,
+			Filter: &query.Cond{Path: []string{"documentId"}, Op: query.OpIn, Value: vals},
+			Page:   query.Pagination{OffsetMode: true, Limit: len(ids), WithCount: &no}}
 		res, err := b.srv.eng.Find(ctx, acc, engine.Collection{Schema: b.ms, Type: bt.ct}, q)
 		if err != nil {
 			return err

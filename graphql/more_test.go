@@ -8,8 +8,8 @@ import (
 
 	gql "github.com/graphql-go/graphql"
 
-	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testdb"
+	"github.com/stratum-cms/stratum/query"
 )
 
 func TestLocales(t *testing.T) {
@@ -65,7 +65,7 @@ func TestLoaderForCustomResolvers(t *testing.T) {
 			TypeDefs: `extend type Query { featured: ArticleEntityResponseCollection one(id: ID!): ArticleEntityResponse }`,
 			Resolvers: map[string]map[string]gql.FieldResolveFn{"Query": {
 				"featured": func(p gql.ResolveParams) (any, error) {
-					return FindDocuments(p.Context, "api::article.article", &engine.Query{Sort: []engine.Sort{{Path: []string{"views"}}}})
+					return FindDocuments(p.Context, "api::article.article", &query.Query{Sort: []query.Sort{{Path: []string{"views"}}}})
 				},
 				"one": func(p gql.ResolveParams) (any, error) {
 					return FindDocument(p.Context, "api::article.article", p.Args["id"].(string), nil)

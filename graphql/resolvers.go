@@ -12,7 +12,9 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // request is the state of one GraphQL request, reachable from every
@@ -106,11 +108,11 @@ func access(ctx context.Context, extra ...string) engine.Access {
 type entity struct {
 	ct     *models.ContentType
 	doc    *engine.Document
-	status engine.Status
+	status query.Status
 	locale string
 	// pop is the populate the document was read with: attributes in it are
 	// in doc.Related (or were dropped for lack of permission).
-	pop     map[string]*engine.Populate
+	pop     map[string]*query.Populate
 	scalars map[string]json.RawMessage
 }
 
@@ -149,7 +151,7 @@ type collection struct {
 
 type pageInfo struct{ page, pageSize, total, pageCount int }
 
-func newEntities(ct *models.ContentType, docs []*engine.Document, st engine.Status, locale string, pop map[string]*engine.Populate) []*entity {
+func newEntities(ct *models.ContentType, docs []*engine.Document, st query.Status, locale string, pop map[string]*query.Populate) []*entity {
 	out := make([]*entity, len(docs))
 	for i, d := range docs {
 		out[i] = &entity{ct: ct, doc: d, status: st, locale: locale, pop: pop}
@@ -221,19 +223,19 @@ func resolveSystem(name string) gql.FieldResolveFn {
 }
 
 // readOptions are the publication state and locale of a read.
-func readOptions(args map[string]any) (engine.Status, string) {
-	st := engine.Published
+func readOptions(args map[string]any) (query.Status, string) {
+	st := query.Published
 	if args["publicationState"] == "PREVIEW" {
-		st = engine.Draft
+		st = query.Draft
 	}
 	loc, _ := args["locale"].(string)
 	return st, loc
 }
 
 func writeOptions(args map[string]any) engine.WriteOptions {
-	opt := engine.WriteOptions{Status: engine.Published}
+	opt := engine.WriteOptions{Status: query.Published}
 	if args["status"] == "DRAFT" {
-		opt.Status = engine.Draft
+		opt.Status = query.Draft
 	}
 	opt.Locale, _ = args["locale"].(string)
 	return opt
@@ -247,7 +249,7 @@ func (b *builder) resolveFind(t *ctTypes) gql.FieldResolveFn {
 	return func(p gql.ResolveParams) (any, error) {
 		rq := reqFrom(p.Context)
 		st, loc := readOptions(p.Args)
-		q := &engine.Query{Status: st, Locale: loc}
+		q := &query.Query{Status: st, Locale: loc}
 		var err error
 		if q.Filter, err = b.filter(t.ct.UID, p.Args["filters"]); err != nil {
 			return nil, err
@@ -284,7 +286,7 @@ func pageOf(m *engine.PageMeta) *pageInfo {
 }
 
 // responsePopulate is the populate asked for by a selection on <Type>EntityResponse.
-func (b *builder) responsePopulate(rq *request, ct *models.ContentType, info gql.ResolveInfo) map[string]*engine.Populate {
+func (b *builder) responsePopulate(rq *request, ct *models.ContentType, info gql.ResolveInfo) map[string]*query.Populate {
 	return b.populate(rq, ct, rq.sub(rq.sub(fieldSets(info.FieldASTs), "data"), "attributes"))
 }
 
@@ -294,12 +296,12 @@ func (b *builder) resolveFindOne(t *ctTypes) gql.FieldResolveFn {
 		st, loc := readOptions(p.Args)
 		id, _ := p.Args["id"].(string)
 		if !access(p.Context).Can(t.ct.Action("findOne")) {
-			return nil, engine.Forbidden()
+			return nil, errs.Forbidden()
 		}
 		if id == "" {
 			return &entityResponse{}, nil
 		}
-		q := &engine.Query{Status: st, Locale: loc, Populate: b.responsePopulate(rq, t.ct, p.Info)}
+		q := &query.Query{Status: st, Locale: loc, Populate: b.responsePopulate(rq, t.ct, p.Info)}
 		doc, err := b.srv.eng.FindOne(p.Context, access(p.Context), b.collection(t), id, q)
 		return b.response(t, doc, err, st, loc, q.Populate)
 	}
@@ -309,16 +311,16 @@ func (b *builder) resolveSingle(t *ctTypes) gql.FieldResolveFn {
 	return func(p gql.ResolveParams) (any, error) {
 		rq := reqFrom(p.Context)
 		st, loc := readOptions(p.Args)
-		q := &engine.Query{Status: st, Locale: loc, Populate: b.responsePopulate(rq, t.ct, p.Info)}
+		q := &query.Query{Status: st, Locale: loc, Populate: b.responsePopulate(rq, t.ct, p.Info)}
 		doc, err := b.srv.eng.FindSingle(p.Context, access(p.Context), b.collection(t), q)
 		return b.response(t, doc, err, st, loc, q.Populate)
 	}
 }
 
 // response wraps a read: an unknown document is `data: null`, as Strapi does.
-func (b *builder) response(t *ctTypes, doc *engine.Document, err error, st engine.Status, loc string, pop map[string]*engine.Populate) (any, error) {
-	var ee *engine.Error
-	if errors.As(err, &ee) && ee.Kind == engine.KindNotFound {
+func (b *builder) response(t *ctTypes, doc *engine.Document, err error, st query.Status, loc string, pop map[string]*query.Populate) (any, error) {
+	var ee *errs.Error
+	if errors.As(err, &ee) && ee.Kind == errs.KindNotFound {
 		return &entityResponse{}, nil
 	}
 	if err != nil {
@@ -334,7 +336,7 @@ func (b *builder) reread(p gql.ResolveParams, t *ctTypes, doc *engine.Document, 
 	if len(pop) == 0 {
 		return &entityResponse{data: &entity{ct: t.ct, doc: doc, status: opt.Status, locale: opt.Locale}}, nil
 	}
-	q := &engine.Query{Status: opt.Status, Locale: opt.Locale, Populate: pop}
+	q := &query.Query{Status: opt.Status, Locale: opt.Locale, Populate: pop}
 	acc := access(p.Context, t.ct.Action("findOne"), t.ct.Action("find"))
 	var err error
 	if t.ct.IsSingle() {
@@ -349,7 +351,7 @@ func (b *builder) resolveCreate(t *ctTypes) gql.FieldResolveFn {
 	return func(p gql.ResolveParams) (any, error) {
 		acc := access(p.Context)
 		if !acc.Can(t.ct.Action("create")) {
-			return nil, engine.Forbidden()
+			return nil, errs.Forbidden()
 		}
 		data, err := b.inputData(p)
 		if err != nil {
@@ -368,7 +370,7 @@ func (b *builder) resolveUpdate(t *ctTypes) gql.FieldResolveFn {
 	return func(p gql.ResolveParams) (any, error) {
 		acc := access(p.Context)
 		if !acc.Can(t.ct.Action("update")) {
-			return nil, engine.Forbidden()
+			return nil, errs.Forbidden()
 		}
 		data, err := b.inputData(p)
 		if err != nil {
@@ -394,7 +396,7 @@ func (b *builder) resolveDelete(t *ctTypes) gql.FieldResolveFn {
 		rq := reqFrom(p.Context)
 		acc := access(p.Context)
 		if !acc.Can(t.ct.Action("delete")) {
-			return nil, engine.Forbidden()
+			return nil, errs.Forbidden()
 		}
 		opt := writeOptions(p.Args)
 		id, _ := p.Args["id"].(string)
@@ -403,16 +405,16 @@ func (b *builder) resolveDelete(t *ctTypes) gql.FieldResolveFn {
 		racc := access(p.Context, t.ct.Action("findOne"), t.ct.Action("find"))
 		var doc *engine.Document
 		var err error
-		st := engine.Published
-		for _, s := range []engine.Status{engine.Published, engine.Draft} {
-			q := &engine.Query{Status: s, Locale: opt.Locale, Populate: pop}
+		st := query.Published
+		for _, s := range []query.Status{query.Published, query.Draft} {
+			q := &query.Query{Status: s, Locale: opt.Locale, Populate: pop}
 			if t.ct.IsSingle() {
 				doc, err = b.srv.eng.FindSingle(p.Context, racc, b.collection(t), q)
 			} else {
 				doc, err = b.srv.eng.FindOne(p.Context, racc, b.collection(t), id, q)
 			}
 			st = s
-			if err == nil || !t.ct.HasDraftAndPublish() || engine.AsError(err).Kind != engine.KindNotFound {
+			if err == nil || !t.ct.HasDraftAndPublish() || errs.From(err).Kind != errs.KindNotFound {
 				break
 			}
 		}
@@ -450,7 +452,7 @@ func (b *builder) resolveRelation(a *models.Attribute) gql.FieldResolveFn {
 }
 
 func (b *builder) relationValue(p gql.ResolveParams, a *models.Attribute, target *ctTypes, e *entity) (any, error) {
-	var sub map[string]*engine.Populate
+	var sub map[string]*query.Populate
 	if e != nil {
 		if pp := e.pop[a.Name]; pp != nil {
 			sub = pp.Populate
@@ -603,14 +605,14 @@ func DocumentID(source any) string {
 // FindDocuments lets a custom resolver answer with a shadow-CRUD
 // <Type>EntityResponseCollection: it reads through the engine with the
 // caller's permissions; relations the query selects are loaded in batches.
-func FindDocuments(ctx context.Context, uid string, q *engine.Query) (any, error) {
+func FindDocuments(ctx context.Context, uid string, q *query.Query) (any, error) {
 	rq := reqFrom(ctx)
 	if rq == nil || rq.b.types[uid] == nil {
-		return nil, engine.Errorf(engine.KindInternal, "graphql: FindDocuments outside a request, or unknown type %s", uid)
+		return nil, errs.Errorf(errs.KindInternal, "graphql: FindDocuments outside a request, or unknown type %s", uid)
 	}
 	t := rq.b.types[uid]
 	if q == nil {
-		q = &engine.Query{}
+		q = &query.Query{}
 	}
 	res, err := rq.srv.eng.Find(ctx, access(ctx), rq.b.collection(t), q)
 	if err != nil {
@@ -620,14 +622,14 @@ func FindDocuments(ctx context.Context, uid string, q *engine.Query) (any, error
 }
 
 // FindDocument lets a custom resolver answer with a <Type>EntityResponse.
-func FindDocument(ctx context.Context, uid, documentID string, q *engine.Query) (any, error) {
+func FindDocument(ctx context.Context, uid, documentID string, q *query.Query) (any, error) {
 	rq := reqFrom(ctx)
 	if rq == nil || rq.b.types[uid] == nil {
-		return nil, engine.Errorf(engine.KindInternal, "graphql: FindDocument outside a request, or unknown type %s", uid)
+		return nil, errs.Errorf(errs.KindInternal, "graphql: FindDocument outside a request, or unknown type %s", uid)
 	}
 	t := rq.b.types[uid]
 	if q == nil {
-		q = &engine.Query{}
+		q = &query.Query{}
 	}
 	doc, err := rq.srv.eng.FindOne(ctx, access(ctx), rq.b.collection(t), documentID, q)
 	return rq.b.response(t, doc, err, q.Status, q.Locale, q.Populate)

@@ -10,8 +10,8 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
-	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Naming follows Strapi 4's plugin (services/utils/naming): PascalCase of
@@ -317,15 +317,15 @@ func newShared() *shared {
 // and the engine operator each maps to.
 var filterOps = []struct {
 	name string
-	op   engine.Op
+	op   query.Op
 	list bool
 }{
-	{"eq", engine.OpEq, false}, {"eqi", engine.OpEqi, false}, {"ne", engine.OpNe, false}, {"nei", engine.OpNei, false},
-	{"startsWith", engine.OpStartsWith, false}, {"endsWith", engine.OpEndsWith, false},
-	{"contains", engine.OpContains, false}, {"notContains", engine.OpNotContains, false},
-	{"containsi", engine.OpContainsi, false}, {"notContainsi", engine.OpNotContainsi, false},
-	{"gt", engine.OpGt, false}, {"gte", engine.OpGte, false}, {"lt", engine.OpLt, false}, {"lte", engine.OpLte, false},
-	{"in", engine.OpIn, true}, {"notIn", engine.OpNotIn, true}, {"between", engine.OpBetween, true},
+	{"eq", query.OpEq, false}, {"eqi", query.OpEqi, false}, {"ne", query.OpNe, false}, {"nei", query.OpNei, false},
+	{"startsWith", query.OpStartsWith, false}, {"endsWith", query.OpEndsWith, false},
+	{"contains", query.OpContains, false}, {"notContains", query.OpNotContains, false},
+	{"containsi", query.OpContainsi, false}, {"notContainsi", query.OpNotContainsi, false},
+	{"gt", query.OpGt, false}, {"gte", query.OpGte, false}, {"lt", query.OpLt, false}, {"lte", query.OpLte, false},
+	{"in", query.OpIn, true}, {"notIn", query.OpNotIn, true}, {"between", query.OpBetween, true},
 }
 
 func scalarFilter(sc *gql.Scalar) *gql.InputObject {

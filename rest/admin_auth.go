@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // adminRoutes registers the admin API. Every route but init, login and
@@ -109,6 +109,6 @@ func (s *Server) adminLogin(c echo.Context) error {
 	return writeData(c, http.StatusOK, sess)
 }
 
-func tokenNotFound() error { return engine.Errorf(engine.KindNotFound, "API Token not found") }
+func tokenNotFound() error { return errs.Errorf(errs.KindNotFound, "API Token not found") }
 
-func roleNotFound() error { return engine.Errorf(engine.KindNotFound, "Role not found") }
+func roleNotFound() error { return errs.Errorf(errs.KindNotFound, "Role not found") }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // POST /admin/content-manager/:uid/:documentId/actions/publish|unpublish|discard-draft[?locale=]
@@ -15,7 +16,7 @@ import (
 func (s *Server) documentAction(c echo.Context) error {
 	col, ok := s.engine.CollectionByUID(c.Param("uid"))
 	if !ok {
-		return engine.NotFound()
+		return errs.NotFound()
 	}
 	opt := engine.WriteOptions{Locale: c.QueryParam("locale")}
 	ctx, id := c.Request().Context(), c.Param("documentId")
@@ -29,7 +30,7 @@ func (s *Server) documentAction(c echo.Context) error {
 	case "discard-draft":
 		doc, err = s.engine.DiscardDraft(ctx, engine.AllowAll{}, col, id, opt)
 	default:
-		return engine.NotFound()
+		return errs.NotFound()
 	}
 	if err != nil {
 		return err

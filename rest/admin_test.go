@@ -14,6 +14,7 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/query"
 )
 
 var tokenShape = regexp.MustCompile(`^[0-9a-f]{256}$`)
@@ -456,7 +457,7 @@ func TestContentManagerActions(t *testing.T) {
 		ctx := t.Context()
 		col, _ := e.Engine.CollectionByUID("api::article.article")
 		draft := func(data map[string]any) string {
-			d, err := e.Engine.Create(ctx, engine.AllowAll{}, col, data, engine.WriteOptions{Status: engine.Draft})
+			d, err := e.Engine.Create(ctx, engine.AllowAll{}, col, data, engine.WriteOptions{Status: query.Draft})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -490,7 +491,7 @@ func TestContentManagerActions(t *testing.T) {
 		}
 
 		// Discard the draft's changes.
-		if _, err := e.Engine.Update(ctx, engine.AllowAll{}, col, good, map[string]any{"title": "Edited"}, engine.WriteOptions{Status: engine.Draft}); err != nil {
+		if _, err := e.Engine.Update(ctx, engine.AllowAll{}, col, good, map[string]any{"title": "Edited"}, engine.WriteOptions{Status: query.Draft}); err != nil {
 			t.Fatal(err)
 		}
 		dis := action(good, "discard-draft")

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // adminTypeRoutes serves /admin/content-types and /admin/components: the
@@ -76,7 +77,7 @@ func (s *Server) getDefinition(kind string) echo.HandlerFunc {
 				return c.JSON(http.StatusOK, map[string]any{"data": d, "meta": map[string]any{}})
 			}
 		}
-		return engine.NotFound()
+		return errs.NotFound()
 	}
 }
 
@@ -130,9 +131,9 @@ func definitionUID(kind string, body []byte) (string, error) {
 		return "api::" + head.Info.SingularName + "." + head.Info.SingularName, nil
 	}
 	if kind == engine.KindComponent {
-		return "", engine.Errorf(engine.KindValidation, `A component needs "uid": "<category>.<name>"`)
+		return "", errs.Errorf(errs.KindValidation, `A component needs "uid": "<category>.<name>"`)
 	}
-	return "", engine.Errorf(engine.KindValidation, `A content-type needs info.singularName (or "uid")`)
+	return "", errs.Errorf(errs.KindValidation, `A content-type needs info.singularName (or "uid")`)
 }
 
 // readRawJSON reads a JSON object body within the limits, as sent (the
@@ -143,14 +144,14 @@ func (s *Server) readRawJSON(c echo.Context) ([]byte, error) {
 		return nil, err
 	}
 	if body == nil {
-		return nil, engine.Errorf(engine.KindValidation, "The body must be the JSON of a schema file")
+		return nil, errs.Errorf(errs.KindValidation, "The body must be the JSON of a schema file")
 	}
 	top, err := decodeBody(body)
 	if err != nil {
 		return nil, err
 	}
 	if _, ok := top.(map[string]any); !ok {
-		return nil, engine.Errorf(engine.KindValidation, "The body must be the JSON of a schema file")
+		return nil, errs.Errorf(errs.KindValidation, "The body must be the JSON of a schema file")
 	}
 	return body, nil
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // userRoutes registers users-permissions on the content API group. Static
@@ -37,7 +37,7 @@ func authPrincipal(c echo.Context) *auth.Principal {
 // can refuses a request whose principal lacks the action.
 func can(c echo.Context, action string) error {
 	if !authPrincipal(c).Can(action) {
-		return engine.Forbidden()
+		return errs.Forbidden()
 	}
 	return nil
 }

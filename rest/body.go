@@ -11,14 +11,15 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // maxJSONDepth bounds nesting in bodies: deep enough for any real document
 // (blocks, components in components), shallow enough to cost nothing.
 const maxJSONDepth = 64
 
-func syntaxError(msg string) *engine.Error {
-	return &engine.Error{Kind: engine.KindSyntax, Message: msg}
+func syntaxError(msg string) *errs.Error {
+	return &errs.Error{Kind: errs.KindSyntax, Message: msg}
 }
 
 // readBody reads a JSON request body within the limits: the content type,
@@ -27,23 +28,23 @@ func (s *Server) readBody(c echo.Context) ([]byte, error) {
 	r := c.Request()
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); ct != "" && (err != nil || (mt != "application/json" && !isJSONSuffix(mt))) {
-		return nil, &engine.Error{Kind: engine.KindUnsupportedMediaType,
+		return nil, &errs.Error{Kind: errs.KindUnsupportedMediaType,
 			Message: "Unsupported Media Type: send the body as application/json"}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, s.cfg.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "request entity too large"}
+			return nil, &errs.Error{Kind: errs.KindPayloadTooLarge, Message: "request entity too large"}
 		}
-		return nil, &engine.Error{Kind: engine.KindValidation, Message: "could not read the request body"}
+		return nil, &errs.Error{Kind: errs.KindValidation, Message: "could not read the request body"}
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		return nil, nil
 	}
 	if ct == "" { // a body with no type is not taken for JSON
-		return nil, &engine.Error{Kind: engine.KindUnsupportedMediaType,
+		return nil, &errs.Error{Kind: errs.KindUnsupportedMediaType,
 			Message: "Unsupported Media Type: send the body as application/json"}
 	}
 	if err := engine.CheckJSONText(body, "body"); err != nil {
@@ -77,7 +78,7 @@ func (s *Server) readData(c echo.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	missing := &engine.Error{Kind: engine.KindValidation, Message: `Missing "data" payload in the request body`}
+	missing := &errs.Error{Kind: errs.KindValidation, Message: `Missing "data" payload in the request body`}
 	if body == nil {
 		return nil, missing
 	}
@@ -106,7 +107,7 @@ func (s *Server) readObject(c echo.Context) (map[string]any, error) {
 	}
 	obj, ok := top.(map[string]any)
 	if !ok {
-		return nil, engine.Errorf(engine.KindValidation, "The body must be a JSON object")
+		return nil, errs.Errorf(errs.KindValidation, "The body must be a JSON object")
 	}
 	return obj, nil
 }

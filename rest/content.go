@@ -11,18 +11,20 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // collection resolves :name to a content-type of the current snapshot.
 func (s *Server) collection(c echo.Context) (engine.Collection, error) {
 	col, ok := s.engine.Route(c.Param("name"))
 	if !ok {
-		return col, engine.NotFound()
+		return col, errs.NotFound()
 	}
 	return col, nil
 }
 
-func (s *Server) query(c echo.Context) (*engine.Query, error) {
+func (s *Server) query(c echo.Context) (*query.Query, error) {
 	raw := c.Request().URL.RawQuery
 	tree, err := parseQuery(raw)
 	if err != nil {
@@ -40,7 +42,7 @@ func (s *Server) query(c echo.Context) (*engine.Query, error) {
 
 // sortObjectOrder restores the order of `sort[title]=asc&sort[views]=desc`,
 // which the parsed tree's maps lose: keys sort by first appearance.
-func sortObjectOrder(raw string, sorts []engine.Sort) {
+func sortObjectOrder(raw string, sorts []query.Sort) {
 	if len(sorts) < 2 {
 		return
 	}
@@ -67,13 +69,13 @@ func format(c echo.Context) engine.Format {
 	return engine.FormatV5
 }
 
-func writeOptions(q *engine.Query) engine.WriteOptions {
+func writeOptions(q *query.Query) engine.WriteOptions {
 	return engine.WriteOptions{Status: q.Status, Locale: q.Locale}
 }
 
 // target resolves :name to a type of the kind the route serves (a single
 // type or a collection type) and parses the query string.
-func (s *Server) target(c echo.Context, single bool, wrongKind func(echo.Context) error) (engine.Collection, *engine.Query, error) {
+func (s *Server) target(c echo.Context, single bool, wrongKind func(echo.Context) error) (engine.Collection, *query.Query, error) {
 	col, err := s.collection(c)
 	if err != nil {
 		return col, nil, err
@@ -89,18 +91,18 @@ func (s *Server) target(c echo.Context, single bool, wrongKind func(echo.Context
 // a body nobody may send is not parsed.
 func (s *Server) body(c echo.Context, col engine.Collection, action string) (map[string]any, error) {
 	if !principal(c).Can(col.Type.Action(action)) {
-		return nil, engine.Forbidden()
+		return nil, errs.Forbidden()
 	}
 	return s.readData(c)
 }
 
-func notFound(echo.Context) error { return engine.NotFound() }
+func notFound(echo.Context) error { return errs.NotFound() }
 
 // notAllowed answers 405 with the methods the path does take.
 func notAllowed(allow string) func(echo.Context) error {
 	return func(c echo.Context) error {
 		c.Set("allow", allow)
-		return &engine.Error{Kind: engine.KindMethodNotAllowed, Message: "Method Not Allowed"}
+		return &errs.Error{Kind: errs.KindMethodNotAllowed, Message: "Method Not Allowed"}
 	}
 }
 

@@ -1,78 +1,56 @@
 package rest
 
 import (
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/httperr"
 )
 
-// errorBody is Strapi's error envelope.
-type errorBody struct {
-	Data  any       `json:"data"`
-	Error errorInfo `json:"error"`
-}
-
-type errorInfo struct {
-	Status  int    `json:"status"`
-	Name    string `json:"name"`
-	Message string `json:"message"`
-	Details any    `json:"details,omitempty"`
-}
-
-// errorHandler writes every error in Strapi's envelope. Status codes come
-// from engine.Error kinds only; echo's own errors are mapped once here.
+// errorHandler writes every error in Strapi's envelope (httperr). Status
+// codes come from errs kinds only; echo's own errors are mapped once here.
 func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
 		}
 		e := toEngineError(err)
-		if e.Kind == engine.KindInternal {
+		if e.Kind == errs.KindInternal {
 			log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		}
-		info := errorInfo{Status: e.Status(), Name: e.Name(), Message: e.Message}
-		if e.HasDetails() {
-			info.Details = e.Details
-			if info.Details == nil {
-				info.Details = struct{}{}
-			}
-		}
-		if e.Kind == engine.KindMethodNotAllowed {
+		if e.Kind == errs.KindMethodNotAllowed {
 			if allow := c.Get("allow"); allow != nil {
 				c.Response().Header().Set("Allow", allow.(string))
 			}
 		}
-		b, _ := json.Marshal(errorBody{Error: info})
-		_ = c.Blob(e.Status(), echo.MIMEApplicationJSON, b)
+		_ = c.Blob(httperr.Status(e), echo.MIMEApplicationJSON, httperr.Body(e))
 	}
 }
 
-func toEngineError(err error) *engine.Error {
+func toEngineError(err error) *errs.Error {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		switch he.Code {
 		case http.StatusNotFound:
-			return engine.NotFound()
+			return errs.NotFound()
 		case http.StatusMethodNotAllowed:
-			return &engine.Error{Kind: engine.KindMethodNotAllowed, Message: "Method Not Allowed"}
+			return &errs.Error{Kind: errs.KindMethodNotAllowed, Message: "Method Not Allowed"}
 		case http.StatusRequestEntityTooLarge:
-			return &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "request entity too large"}
+			return &errs.Error{Kind: errs.KindPayloadTooLarge, Message: "request entity too large"}
 		case http.StatusUnauthorized:
-			return &engine.Error{Kind: engine.KindUnauthorized, Message: "Unauthorized"}
+			return &errs.Error{Kind: errs.KindUnauthorized, Message: "Unauthorized"}
 		case http.StatusForbidden:
-			return engine.Forbidden()
+			return errs.Forbidden()
 		case http.StatusUnsupportedMediaType:
-			return &engine.Error{Kind: engine.KindUnsupportedMediaType, Message: "Unsupported Media Type"}
+			return &errs.Error{Kind: errs.KindUnsupportedMediaType, Message: "Unsupported Media Type"}
 		}
 		if he.Code >= 400 && he.Code < 500 {
-			return &engine.Error{Kind: engine.KindValidation, Message: http.StatusText(he.Code)}
+			return &errs.Error{Kind: errs.KindValidation, Message: http.StatusText(he.Code)}
 		}
-		return &engine.Error{Kind: engine.KindInternal, Message: "Internal Server Error", Err: err}
+		return &errs.Error{Kind: errs.KindInternal, Message: "Internal Server Error", Err: err}
 	}
-	return engine.AsError(err)
+	return errs.From(err)
 }

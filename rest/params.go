@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // This file turns a parsed query tree into the engine's query model with
@@ -19,13 +20,13 @@ const maxNameLen = 100
 // parseContentQuery builds the engine query of a content-API read.
 // Unknown top-level keys (and _q, publicationFilter, hasPublishedVersion,
 // count, ordering, and the top-level page/pageSize/start/limit) are ignored.
-func parseContentQuery(tree map[string]any) (*engine.Query, error) {
-	q := &engine.Query{Status: engine.Published}
+func parseContentQuery(tree map[string]any) (*query.Query, error) {
+	q := &query.Query{Status: query.Published}
 	if v, ok := tree["status"]; ok {
 		// The REST service defaults to published; the document service
 		// treats anything other than "published" as draft.
 		if s, _ := v.(string); s != "published" {
-			q.Status = engine.Draft
+			q.Status = query.Draft
 		}
 	}
 	switch v := tree["locale"].(type) {
@@ -33,7 +34,7 @@ func parseContentQuery(tree map[string]any) (*engine.Query, error) {
 	case string:
 		q.Locale = v
 	default:
-		return nil, engine.Errorf(engine.KindValidation, "Invalid locale parameter: expected a string")
+		return nil, errs.Errorf(errs.KindValidation, "Invalid locale parameter: expected a string")
 	}
 	var err error
 	if q.Page, err = parsePaginationParam(tree["pagination"]); err != nil {
@@ -111,11 +112,11 @@ func joinPath(path, key string) string {
 // checkQueryName refuses empty and overlong attribute names.
 func checkQueryName(name, path, param string) error {
 	if name == "" {
-		return &engine.Error{Kind: engine.KindValidation, Message: "Invalid empty key at " + path,
+		return &errs.Error{Kind: errs.KindValidation, Message: "Invalid empty key at " + path,
 			Details: map[string]any{"key": "", "path": path, "source": "query", "param": param}}
 	}
 	if len(name) > maxNameLen {
-		return engine.InvalidKey(name, path, "query", param)
+		return errs.InvalidKey(name, path, "query", param)
 	}
 	return nil
 }
@@ -136,8 +137,8 @@ func parseBoolParam(s string) (value, ok bool) {
 // parsePaginationParam reads pagination[page|pageSize|start|limit|withCount].
 // A value-less key (`pagination[page]`) counts as absent; an empty value
 // counts as 0, as Number("") does in Strapi.
-func parsePaginationParam(v any) (engine.Pagination, error) {
-	var p engine.Pagination
+func parsePaginationParam(v any) (query.Pagination, error) {
+	var p query.Pagination
 	m, ok := v.(map[string]any)
 	if !ok {
 		return p, nil // Strapi ignores a non-object pagination
@@ -159,7 +160,7 @@ func parsePaginationParam(v any) (engine.Pagination, error) {
 	_, start := ints["start"]
 	_, limit := ints["limit"]
 	if (page || pageSize) && (start || limit) {
-		return p, &engine.Error{Kind: engine.KindPagination, Message: "Cannot use both page & offset pagination in the same query"}
+		return p, &errs.Error{Kind: errs.KindPagination, Message: "Cannot use both page & offset pagination in the same query"}
 	}
 	if start || limit {
 		p.OffsetMode = true
@@ -181,7 +182,7 @@ func parsePaginationParam(v any) (engine.Pagination, error) {
 		s, _ := raw.(string)
 		b, ok := parseBoolParam(s)
 		if !ok {
-			return p, engine.Errorf(engine.KindValidation, `Invalid withCount parameter. Expected "t","1","true","false","0","f"`)
+			return p, errs.Errorf(errs.KindValidation, `Invalid withCount parameter. Expected "t","1","true","false","0","f"`)
 		}
 		p.WithCount = &b
 	}
@@ -196,7 +197,7 @@ const maxPaginationInt = 1<<31 - 1
 func parsePaginationInt(name string, v any) (int, error) {
 	s, ok := v.(string)
 	if !ok {
-		return 0, engine.Errorf(engine.KindValidation, "Invalid %s parameter: expected an integer", name)
+		return 0, errs.Errorf(errs.KindValidation, "Invalid %s parameter: expected an integer", name)
 	}
 	if s == "" {
 		return 0, nil
@@ -207,11 +208,11 @@ func parsePaginationInt(name string, v any) (int, error) {
 		bad = digits[i] < '0' || digits[i] > '9'
 	}
 	if bad {
-		return 0, engine.Errorf(engine.KindValidation, "Invalid %s parameter %q: expected an integer", name, qsTruncate(s))
+		return 0, errs.Errorf(errs.KindValidation, "Invalid %s parameter %q: expected an integer", name, qsTruncate(s))
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n > maxPaginationInt || n < -maxPaginationInt {
-		return 0, engine.Errorf(engine.KindValidation, "Invalid %s parameter %q: out of range", name, qsTruncate(s))
+		return 0, errs.Errorf(errs.KindValidation, "Invalid %s parameter %q: out of range", name, qsTruncate(s))
 	}
 	return int(n), nil
 }
@@ -219,19 +220,19 @@ func parsePaginationInt(name string, v any) (int, error) {
 // ---- sort ----
 
 func invalidOrder() error {
-	return engine.Errorf(engine.KindValidation, "Invalid order. order can only be one of asc|desc|ASC|DESC")
+	return errs.Errorf(errs.KindValidation, "Invalid order. order can only be one of asc|desc|ASC|DESC")
 }
 
 func invalidSort() error {
-	return engine.Errorf(engine.KindValidation,
+	return errs.Errorf(errs.KindValidation,
 		"Invalid sort parameter. Expected a string, an array of strings, a sort object or an array of sort objects")
 }
 
 // parseSortParam accepts a string (comma list, dot paths, `:asc|:desc`),
 // an array of strings, an object (`sort[title]=desc`, nested for
 // relations), or an array of objects.
-func parseSortParam(v any) ([]engine.Sort, error) {
-	var out []engine.Sort
+func parseSortParam(v any) ([]query.Sort, error) {
+	var out []query.Sort
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
@@ -260,7 +261,7 @@ func parseSortParam(v any) ([]engine.Sort, error) {
 	return nil, invalidSort()
 }
 
-func appendSortString(out []engine.Sort, s string) ([]engine.Sort, error) {
+func appendSortString(out []query.Sort, s string) ([]query.Sort, error) {
 	for _, seg := range strings.Split(s, ",") {
 		seg = strings.TrimSpace(seg)
 		field, order, hasOrder := strings.Cut(seg, ":")
@@ -283,12 +284,12 @@ func appendSortString(out []engine.Sort, s string) ([]engine.Sort, error) {
 				return nil, err
 			}
 		}
-		out = append(out, engine.Sort{Path: path, Desc: desc})
+		out = append(out, query.Sort{Path: path, Desc: desc})
 	}
 	return out, nil
 }
 
-func appendSortObject(out []engine.Sort, m map[string]any, prefix []string) ([]engine.Sort, error) {
+func appendSortObject(out []query.Sort, m map[string]any, prefix []string) ([]query.Sort, error) {
 	for _, k := range orderedKeys(m) {
 		path := append(slices.Clip(prefix), k)
 		if err := checkQueryName(k, strings.Join(path, "."), "sort"); err != nil {
@@ -303,12 +304,12 @@ func appendSortObject(out []engine.Sort, m map[string]any, prefix []string) ([]e
 			}
 			var desc bool
 			if desc, err = sortOrder(order); err == nil {
-				out = append(out, engine.Sort{Path: path, Desc: desc})
+				out = append(out, query.Sort{Path: path, Desc: desc})
 			}
 		case map[string]any:
 			out, err = appendSortObject(out, x, path)
 		default:
-			err = engine.Errorf(engine.KindValidation, "Invalid sort type expected object or string got object")
+			err = errs.Errorf(errs.KindValidation, "Invalid sort type expected object or string got object")
 		}
 		if err != nil {
 			return nil, err
@@ -330,7 +331,7 @@ func sortOrder(s string) (desc bool, err error) {
 // ---- fields ----
 
 func invalidFields() error {
-	return engine.Errorf(engine.KindValidation, "Invalid fields parameter. Expected a string or an array of strings")
+	return errs.Errorf(errs.KindValidation, "Invalid fields parameter. Expected a string or an array of strings")
 }
 
 // parseFieldsParam accepts `title,slug` or an array of strings; `*` is
@@ -367,18 +368,18 @@ func parseFieldsParam(v any) ([]string, error) {
 // ---- populate ----
 
 func invalidPopulate() error {
-	return engine.Errorf(engine.KindValidation,
+	return errs.Errorf(errs.KindValidation,
 		"Invalid populate parameter. Expected a string, an array of strings, a populate object")
 }
 
 func invalidNestedPopulate() error {
-	return engine.Errorf(engine.KindValidation, "Invalid nested populate. Expected '*' or an object")
+	return errs.Errorf(errs.KindValidation, "Invalid nested populate. Expected '*' or an object")
 }
 
 // parsePopulateParam reads the top-level populate: `*`, `a,b`, `a.b`, an
 // array of those, or an object. `*` at the root is the key "*".
-func parsePopulateParam(v any) (map[string]*engine.Populate, error) {
-	root := &engine.Populate{}
+func parsePopulateParam(v any) (map[string]*query.Populate, error) {
+	root := &query.Populate{}
 	if err := addPopulateValue(root, v, "", true); err != nil {
 		return nil, err
 	}
@@ -387,7 +388,7 @@ func parsePopulateParam(v any) (map[string]*engine.Populate, error) {
 
 // addPopulateValue adds a populate value (string, array of strings or
 // object) to owner.Populate.
-func addPopulateValue(owner *engine.Populate, v any, path string, root bool) error {
+func addPopulateValue(owner *query.Populate, v any, path string, root bool) error {
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -411,7 +412,7 @@ func addPopulateValue(owner *engine.Populate, v any, path string, root bool) err
 }
 
 // addPopulateList adds a comma list of dot paths.
-func addPopulateList(owner *engine.Populate, s, path string, root bool) error {
+func addPopulateList(owner *query.Populate, s, path string, root bool) error {
 	for _, item := range strings.Split(s, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
@@ -434,7 +435,7 @@ func addPopulateList(owner *engine.Populate, s, path string, root bool) error {
 			}
 			next := cur.Populate[name]
 			if next == nil {
-				next = &engine.Populate{}
+				next = &query.Populate{}
 				cur.Populate[name] = next
 			}
 			cur, curPath, isRoot = next, p, false
@@ -445,13 +446,13 @@ func addPopulateList(owner *engine.Populate, s, path string, root bool) error {
 
 // includePopulate populates name in owner unless it already is. The
 // wildcard is the key "*" at the root and the All flag below it.
-func includePopulate(owner *engine.Populate, name string, root bool) {
+func includePopulate(owner *query.Populate, name string, root bool) {
 	if name == "*" && !root {
 		owner.All = true
 		return
 	}
 	if owner.Populate == nil {
-		owner.Populate = map[string]*engine.Populate{}
+		owner.Populate = map[string]*query.Populate{}
 	}
 	if _, ok := owner.Populate[name]; !ok {
 		owner.Populate[name] = nil
@@ -459,7 +460,7 @@ func includePopulate(owner *engine.Populate, name string, root bool) {
 }
 
 // addPopulateObject reads `populate[a]=true` and `populate[a][...]=...`.
-func addPopulateObject(owner *engine.Populate, m map[string]any, path string, root bool) error {
+func addPopulateObject(owner *query.Populate, m map[string]any, path string, root bool) error {
 	for _, k := range orderedKeys(m) {
 		p := joinPath(path, k)
 		if err := checkQueryName(k, p, "populate"); err != nil {
@@ -481,7 +482,7 @@ func addPopulateObject(owner *engine.Populate, m map[string]any, path string, ro
 				continue
 			}
 			if owner.Populate == nil {
-				owner.Populate = map[string]*engine.Populate{}
+				owner.Populate = map[string]*query.Populate{}
 			}
 			owner.Populate[k] = sub
 		default:
@@ -492,8 +493,8 @@ func addPopulateObject(owner *engine.Populate, m map[string]any, path string, ro
 }
 
 // parseNestedPopulate reads the object under populate[a].
-func parseNestedPopulate(m map[string]any, path string) (*engine.Populate, error) {
-	p := &engine.Populate{}
+func parseNestedPopulate(m map[string]any, path string) (*query.Populate, error) {
+	p := &query.Populate{}
 	pages := map[string]any{}
 	for _, k := range orderedKeys(m) {
 		v := m[k]
@@ -522,13 +523,13 @@ func parseNestedPopulate(m map[string]any, path string) (*engine.Populate, error
 			str, _ := v.(string)
 			b, ok := parseBoolParam(str)
 			if !ok && v != nil {
-				err = engine.Errorf(engine.KindValidation, "Invalid count parameter at %s: expected true or false", joinPath(path, k))
+				err = errs.Errorf(errs.KindValidation, "Invalid count parameter at %s: expected true or false", joinPath(path, k))
 			}
 			p.Count = b
 		case "page", "pageSize", "start", "limit":
 			pages[k] = v
 		default:
-			err = engine.InvalidKey(k, joinPath(path, k), "query", "populate")
+			err = errs.InvalidKey(k, joinPath(path, k), "query", "populate")
 		}
 		if err != nil {
 			return nil, err
@@ -546,12 +547,12 @@ func parseNestedPopulate(m map[string]any, path string) (*engine.Populate, error
 
 // parsePopulateOn reads the per-component fragments of a dynamic zone:
 // populate[zone][on][category.comp][populate]=... .
-func parsePopulateOn(v any, path string) (map[string]*engine.Populate, error) {
+func parsePopulateOn(v any, path string) (map[string]*query.Populate, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, engine.Errorf(engine.KindValidation, "Invalid populate fragment at %s: expected an object", path)
+		return nil, errs.Errorf(errs.KindValidation, "Invalid populate fragment at %s: expected an object", path)
 	}
-	on := map[string]*engine.Populate{}
+	on := map[string]*query.Populate{}
 	for _, uid := range orderedKeys(m) {
 		p := joinPath(path, uid)
 		if err := checkQueryName(uid, p, "populate"); err != nil {
@@ -580,52 +581,52 @@ func parsePopulateOn(v any, path string) (map[string]*engine.Populate, error) {
 // ---- filters ----
 
 // parseFiltersParam builds a filter tree from an object or an array.
-func parseFiltersParam(v any) (engine.Filter, error) {
+func parseFiltersParam(v any) (query.Filter, error) {
 	switch v.(type) {
 	case map[string]any, []any:
 	default:
-		return nil, engine.Errorf(engine.KindValidation, "The filters parameter must be an object or an array")
+		return nil, errs.Errorf(errs.KindValidation, "The filters parameter must be an object or an array")
 	}
 	return parseFilterNode(v, nil, "")
 }
 
-func filterAnd(parts []engine.Filter) engine.Filter {
+func filterAnd(parts []query.Filter) query.Filter {
 	switch len(parts) {
 	case 0:
 		return nil
 	case 1:
 		return parts[0]
 	}
-	return engine.And(parts)
+	return query.And(parts)
 }
 
 // parseFilterNode reads v found at the attribute path (empty at the root
 // and directly inside $and/$or/$not there); disp is the key path for
 // error messages.
-func parseFilterNode(v any, path []string, disp string) (engine.Filter, error) {
+func parseFilterNode(v any, path []string, disp string) (query.Filter, error) {
 	switch x := v.(type) {
 	case map[string]any:
-		var parts []engine.Filter
+		var parts []query.Filter
 		for _, k := range orderedKeys(x) {
 			val := x[k]
 			d := joinPath(disp, k)
-			var f engine.Filter
+			var f query.Filter
 			var err error
 			switch {
 			case k == "$and" || k == "$or":
 				f, err = parseFilterList(k, val, path, d)
 			case k == "$not":
-				var inner engine.Filter
+				var inner query.Filter
 				if inner, err = parseFilterNode(val, path, d); inner != nil {
-					f = engine.Not{Filter: inner}
+					f = query.Not{Filter: inner}
 				}
 			case strings.HasPrefix(k, "$"):
-				if !engine.Operators[engine.Op(k)] || len(path) == 0 {
-					return nil, engine.InvalidKey(k, d, "query", "filters")
+				if !query.Operators[query.Op(k)] || len(path) == 0 {
+					return nil, errs.InvalidKey(k, d, "query", "filters")
 				}
 				var value any
 				if value, err = filterValue(val, d); err == nil {
-					f = &engine.Cond{Path: slices.Clone(path), Op: engine.Op(k), Value: value}
+					f = &query.Cond{Path: slices.Clone(path), Op: query.Op(k), Value: value}
 				}
 			default:
 				if err = checkQueryName(k, d, "filters"); err == nil {
@@ -643,9 +644,9 @@ func parseFilterNode(v any, path []string, disp string) (engine.Filter, error) {
 	case []any:
 		if len(path) > 0 {
 			// filters[title][0]=a&filters[title][1]=b: equal to any of them
-			return &engine.Cond{Path: slices.Clone(path), Op: engine.OpEq, Value: x}, nil
+			return &query.Cond{Path: slices.Clone(path), Op: query.OpEq, Value: x}, nil
 		}
-		var parts []engine.Filter
+		var parts []query.Filter
 		for i, e := range x {
 			f, err := parseFilterNode(e, nil, joinPath(disp, strconv.Itoa(i)))
 			if err != nil {
@@ -662,14 +663,14 @@ func parseFilterNode(v any, path []string, disp string) (engine.Filter, error) {
 		if v == nil {
 			return nil, nil
 		}
-		return nil, engine.Errorf(engine.KindValidation, "Invalid filters value at %s: expected an object or an array", disp)
+		return nil, errs.Errorf(errs.KindValidation, "Invalid filters value at %s: expected an object or an array", disp)
 	}
-	return &engine.Cond{Path: slices.Clone(path), Op: engine.OpEq, Value: v}, nil
+	return &query.Cond{Path: slices.Clone(path), Op: query.OpEq, Value: v}, nil
 }
 
 // parseFilterList reads the operands of $and / $or: an array, or an
 // object with integer keys (indices beyond qs's array limit).
-func parseFilterList(op string, v any, path []string, disp string) (engine.Filter, error) {
+func parseFilterList(op string, v any, path []string, disp string) (query.Filter, error) {
 	var items []any
 	switch x := v.(type) {
 	case nil:
@@ -679,12 +680,12 @@ func parseFilterList(op string, v any, path []string, disp string) (engine.Filte
 	case map[string]any:
 		var ok bool
 		if items, ok = indexedValues(x); !ok {
-			return nil, engine.Errorf(engine.KindValidation, "Invalid value for %s at %s: expected an array", op, disp)
+			return nil, errs.Errorf(errs.KindValidation, "Invalid value for %s at %s: expected an array", op, disp)
 		}
 	default:
-		return nil, engine.Errorf(engine.KindValidation, "Invalid value for %s at %s: expected an array", op, disp)
+		return nil, errs.Errorf(errs.KindValidation, "Invalid value for %s at %s: expected an array", op, disp)
 	}
-	var parts []engine.Filter
+	var parts []query.Filter
 	for i, e := range items {
 		f, err := parseFilterNode(e, path, joinPath(disp, strconv.Itoa(i)))
 		if err != nil {
@@ -698,9 +699,9 @@ func parseFilterList(op string, v any, path []string, disp string) (engine.Filte
 		return nil, nil
 	}
 	if op == "$or" {
-		return engine.Or(parts), nil
+		return query.Or(parts), nil
 	}
-	return engine.And(parts), nil
+	return query.And(parts), nil
 }
 
 // filterValue is an operator's operand as the engine takes it: a string,
@@ -713,5 +714,5 @@ func filterValue(v any, disp string) (any, error) {
 	if items, ok := indexedValues(m); ok {
 		return items, nil
 	}
-	return nil, engine.Errorf(engine.KindValidation, "Invalid value for %s: expected a value or an array of values", disp)
+	return nil, errs.Errorf(errs.KindValidation, "Invalid value for %s: expected a value or an array of values", disp)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // This file parses query strings the way Strapi 5 does: with the npm `qs`
@@ -114,8 +114,8 @@ func qsIsOverflow(v qsValue) bool {
 }
 
 // qsError is the 400 for a query string that cannot be parsed.
-func qsError(format string, args ...any) *engine.Error {
-	return engine.Errorf(engine.KindValidation, format, args...)
+func qsError(format string, args ...any) *errs.Error {
+	return errs.Errorf(errs.KindValidation, format, args...)
 }
 
 // parseQuery parses a raw query string (without the leading `?`) into a

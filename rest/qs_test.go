@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/httperr"
 )
 
 // The expected trees below were checked against the npm qs package
@@ -104,12 +105,12 @@ func qsItoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 func qsWantValidation(t *testing.T, err error, contains string) {
 	t.Helper()
-	var e *engine.Error
+	var e *errs.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("error %v (%T), want *engine.Error", err, err)
+		t.Fatalf("error %v (%T), want *errs.Error", err, err)
 	}
-	if e.Kind != engine.KindValidation || e.Status() != 400 {
-		t.Errorf("error %q: kind %v status %d, want a 400 ValidationError", e.Message, e.Kind, e.Status())
+	if e.Kind != errs.KindValidation || httperr.Status(e) != 400 {
+		t.Errorf("error %q: kind %v status %d, want a 400 ValidationError", e.Message, e.Kind, httperr.Status(e))
 	}
 	if !strings.Contains(e.Message, contains) {
 		t.Errorf("error %q does not contain %q", e.Message, contains)

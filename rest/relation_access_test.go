@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // TestRelationsNeedFindOnTheirTarget: a reader that may read articles but
@@ -99,13 +100,13 @@ func TestRelationWritesNeedFindOnTheirTarget(t *testing.T) {
 		for _, e := range []*testenv.Env{denied, allowed} {
 			seed(t, e)
 			authors, _ := e.Engine.Route("authors")
-			res, err := e.Engine.Find(context.Background(), engine.AllowAll{}, authors, &engine.Query{})
+			res, err := e.Engine.Find(context.Background(), engine.AllowAll{}, authors, &query.Query{})
 			if err != nil || len(res.Docs) != 1 {
 				t.Fatalf("authors: %v", err)
 			}
 			author := res.Docs[0].DocumentID
 			articles, _ := e.Engine.Route("articles")
-			all, _ := e.Engine.Find(context.Background(), engine.AllowAll{}, articles, &engine.Query{})
+			all, _ := e.Engine.Find(context.Background(), engine.AllowAll{}, articles, &query.Query{})
 			article := all.Docs[0].DocumentID
 			want := 400
 			if e == allowed {

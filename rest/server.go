@@ -13,6 +13,7 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -91,7 +92,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	for _, p := range []string{"/:name", "/:name/:documentId"} {
 		g.Match([]string{http.MethodPatch, http.MethodOptions, http.MethodHead}, p, s.methodNotAllowed)
 	}
-	ec.RouteNotFound("/*", func(echo.Context) error { return engine.NotFound() })
+	ec.RouteNotFound("/*", func(echo.Context) error { return errs.NotFound() })
 	return ec
 }
 
@@ -126,7 +127,7 @@ func (s *Server) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) limitQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if len(c.Request().URL.RawQuery) > s.cfg.MaxQueryLen {
-			return engine.Errorf(engine.KindValidation, "The query string is too long (at most %d bytes)", s.cfg.MaxQueryLen)
+			return errs.Errorf(errs.KindValidation, "The query string is too long (at most %d bytes)", s.cfg.MaxQueryLen)
 		}
 		return next(c)
 	}
@@ -138,7 +139,7 @@ func principal(c echo.Context) engine.Access {
 }
 
 func (s *Server) methodNotAllowed(c echo.Context) error {
-	return &engine.Error{Kind: engine.KindMethodNotAllowed, Message: "Method Not Allowed"}
+	return &errs.Error{Kind: errs.KindMethodNotAllowed, Message: "Method Not Allowed"}
 }
 
 // checkRequestText refuses a NUL byte or invalid UTF-8 in the path, the

@@ -14,7 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -78,7 +78,7 @@ func (s *Server) fileHandler(action string, fn func(ctx context.Context, id int6
 		}
 		id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 		if err != nil || id <= 0 {
-			return &engine.Error{Kind: engine.KindNotFound, Message: "file.notFound"}
+			return &errs.Error{Kind: errs.KindNotFound, Message: "file.notFound"}
 		}
 		f, err := fn(c.Request().Context(), id)
 		if err != nil {
@@ -101,9 +101,9 @@ func (s *Server) uploadFiles(c echo.Context) error {
 	if err := r.ParseMultipartForm(8 << 20); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &engine.Error{Kind: engine.KindPayloadTooLarge, Message: "FileTooBig"}
+			return &errs.Error{Kind: errs.KindPayloadTooLarge, Message: "FileTooBig"}
 		}
-		return engine.Errorf(engine.KindValidation, "Send the files as multipart/form-data with the field \"files\"")
+		return errs.Errorf(errs.KindValidation, "Send the files as multipart/form-data with the field \"files\"")
 	}
 	defer r.MultipartForm.RemoveAll()
 	headers := r.MultipartForm.File["files"]
@@ -114,7 +114,7 @@ func (s *Server) uploadFiles(c echo.Context) error {
 	if id := c.QueryParam("id"); id != "" && len(headers) == 0 {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil {
-			return &engine.Error{Kind: engine.KindNotFound, Message: "file.notFound"}
+			return &errs.Error{Kind: errs.KindNotFound, Message: "file.notFound"}
 		}
 		info := upload.FileInfo{}
 		if len(infos) > 0 {
@@ -127,7 +127,7 @@ func (s *Server) uploadFiles(c echo.Context) error {
 		return c.JSON(http.StatusOK, f)
 	}
 	if len(headers) == 0 {
-		return engine.Errorf(engine.KindValidation, "Files are empty")
+		return errs.Errorf(errs.KindValidation, "Files are empty")
 	}
 	out := make([]*upload.File, 0, len(headers))
 	for i, h := range headers {
@@ -151,12 +151,12 @@ func (s *Server) uploadFiles(c echo.Context) error {
 func readPart(h *multipart.FileHeader) ([]byte, error) {
 	f, err := h.Open()
 	if err != nil {
-		return nil, engine.Errorf(engine.KindValidation, "could not read file %q", h.Filename)
+		return nil, errs.Errorf(errs.KindValidation, "could not read file %q", h.Filename)
 	}
 	defer f.Close()
 	body, err := io.ReadAll(f)
 	if err != nil {
-		return nil, engine.Errorf(engine.KindValidation, "could not read file %q", h.Filename)
+		return nil, errs.Errorf(errs.KindValidation, "could not read file %q", h.Filename)
 	}
 	return body, nil
 }
@@ -172,14 +172,14 @@ func fileInfos(values []string) ([]upload.FileInfo, error) {
 		if strings.HasPrefix(v, "[") {
 			var list []upload.FileInfo
 			if err := json.Unmarshal([]byte(v), &list); err != nil {
-				return nil, engine.Errorf(engine.KindValidation, "fileInfo must be JSON: %v", err)
+				return nil, errs.Errorf(errs.KindValidation, "fileInfo must be JSON: %v", err)
 			}
 			out = append(out, list...)
 			continue
 		}
 		var one upload.FileInfo
 		if err := json.Unmarshal([]byte(v), &one); err != nil {
-			return nil, engine.Errorf(engine.KindValidation, "fileInfo must be JSON: %v", err)
+			return nil, errs.Errorf(errs.KindValidation, "fileInfo must be JSON: %v", err)
 		}
 		out = append(out, one)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // The users collection answers in Strapi's unwrapped shapes: plain objects
@@ -18,7 +18,7 @@ func userID(c echo.Context) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-func userNotFound() error { return engine.Errorf(engine.KindNotFound, "User not found") }
+func userNotFound() error { return errs.Errorf(errs.KindNotFound, "User not found") }
 
 // GET /api/users/me: the user of the JWT. An API token has no user: 401.
 func (s *Server) me(c echo.Context) error {
@@ -27,7 +27,7 @@ func (s *Server) me(c echo.Context) error {
 	}
 	p := authPrincipal(c)
 	if p.Kind != auth.KindUser {
-		return &engine.Error{Kind: engine.KindUnauthorized, Message: "Unauthorized"}
+		return &errs.Error{Kind: errs.KindUnauthorized, Message: "Unauthorized"}
 	}
 	q, err := s.query(c)
 	if err != nil {
@@ -38,7 +38,7 @@ func (s *Server) me(c echo.Context) error {
 		return err
 	}
 	if u == nil {
-		return &engine.Error{Kind: engine.KindUnauthorized, Message: "Unauthorized"}
+		return &errs.Error{Kind: errs.KindUnauthorized, Message: "Unauthorized"}
 	}
 	return c.JSON(http.StatusOK, u)
 }

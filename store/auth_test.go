@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // TestAuthUsersQuery: the users collection's filters (through the
@@ -46,31 +47,31 @@ func TestAuthUsersQuery(t *testing.T) {
 		if err := st.Auth().CreateUser(ctx, dup); !errors.Is(err, auth.ErrDuplicate) {
 			t.Fatalf("duplicate username: %v", err)
 		}
-		cond := func(op engine.Op, v any, path ...string) engine.Filter {
-			return &engine.Cond{Path: path, Op: op, Value: v}
+		cond := func(op query.Op, v any, path ...string) query.Filter {
+			return &query.Cond{Path: path, Op: op, Value: v}
 		}
 		for _, c := range []struct {
 			name string
-			q    engine.Query
+			q    query.Query
 			want string
 		}{
-			{"after", engine.Query{Filter: cond(engine.OpGt, "2024-05-02T12:00:00Z", "createdAt")}, "[cid dan]"},
-			{"on or after, ms", engine.Query{Filter: cond(engine.OpGte, fmt.Sprint(base.Add(24*time.Hour).UnixMilli()), "createdAt")}, "[bob cid dan]"},
-			{"between days", engine.Query{Filter: cond(engine.OpBetween, []any{"2024-05-01", "2024-05-03"}, "createdAt")}, "[ann bob]"},
-			{"not published", engine.Query{Filter: cond(engine.OpNull, "true", "publishedAt")}, "[cid]"},
-			{"eq null", engine.Query{Filter: cond(engine.OpEq, nil, "publishedAt")}, "[cid]"},
-			{"without role", engine.Query{Filter: cond(engine.OpNull, "true", "role")}, "[cid dan]"},
-			{"role name", engine.Query{Filter: cond(engine.OpEqi, "EDITORS", "role", "name")}, "[ann bob]"},
-			{"role name not", engine.Query{Filter: cond(engine.OpNe, "Editors", "role", "name")}, "[]"},
-			{"eqi, not ASCII", engine.Query{Filter: cond(engine.OpEqi, "BOB.ÉTÉ@X.IO", "email")}, "[bob]"},
-			{"containsi, not ASCII", engine.Query{Filter: cond(engine.OpContainsi, "ÉTÉ", "email")}, "[bob]"},
-			{"blocked", engine.Query{Filter: cond(engine.OpEq, "true", "blocked")}, "[dan]"},
-			{"not contains", engine.Query{Filter: cond(engine.OpNotContains, "n", "username")}, "[bob cid]"},
-			{"eq list", engine.Query{Filter: cond(engine.OpEq, []any{"ann", "cid"}, "username")}, "[ann cid]"},
-			{"not in ids", engine.Query{Filter: engine.Not{Filter: cond(engine.OpIn, []any{"1", "2"}, "id")}}, "[cid dan]"},
-			{"sort desc", engine.Query{Sort: []engine.Sort{{Path: []string{"username"}, Desc: true}}}, "[dan cid bob ann]"},
-			{"offset only", engine.Query{Page: engine.Pagination{OffsetMode: true, Start: 3}}, "[dan]"},
-			{"page", engine.Query{Page: engine.Pagination{Page: 2, PageSize: 3}}, "[dan]"},
+			{"after", query.Query{Filter: cond(query.OpGt, "2024-05-02T12:00:00Z", "createdAt")}, "[cid dan]"},
+			{"on or after, ms", query.Query{Filter: cond(query.OpGte, fmt.Sprint(base.Add(24*time.Hour).UnixMilli()), "createdAt")}, "[bob cid dan]"},
+			{"between days", query.Query{Filter: cond(query.OpBetween, []any{"2024-05-01", "2024-05-03"}, "createdAt")}, "[ann bob]"},
+			{"not published", query.Query{Filter: cond(query.OpNull, "true", "publishedAt")}, "[cid]"},
+			{"eq null", query.Query{Filter: cond(query.OpEq, nil, "publishedAt")}, "[cid]"},
+			{"without role", query.Query{Filter: cond(query.OpNull, "true", "role")}, "[cid dan]"},
+			{"role name", query.Query{Filter: cond(query.OpEqi, "EDITORS", "role", "name")}, "[ann bob]"},
+			{"role name not", query.Query{Filter: cond(query.OpNe, "Editors", "role", "name")}, "[]"},
+			{"eqi, not ASCII", query.Query{Filter: cond(query.OpEqi, "BOB.ÉTÉ@X.IO", "email")}, "[bob]"},
+			{"containsi, not ASCII", query.Query{Filter: cond(query.OpContainsi, "ÉTÉ", "email")}, "[bob]"},
+			{"blocked", query.Query{Filter: cond(query.OpEq, "true", "blocked")}, "[dan]"},
+			{"not contains", query.Query{Filter: cond(query.OpNotContains, "n", "username")}, "[bob cid]"},
+			{"eq list", query.Query{Filter: cond(query.OpEq, []any{"ann", "cid"}, "username")}, "[ann cid]"},
+			{"not in ids", query.Query{Filter: query.Not{Filter: cond(query.OpIn, []any{"1", "2"}, "id")}}, "[cid dan]"},
+			{"sort desc", query.Query{Sort: []query.Sort{{Path: []string{"username"}, Desc: true}}}, "[dan cid bob ann]"},
+			{"offset only", query.Query{Page: query.Pagination{OffsetMode: true, Start: 3}}, "[dan]"},
+			{"page", query.Query{Page: query.Pagination{Page: 2, PageSize: 3}}, "[dan]"},
 		} {
 			users, err := st.Auth().FindUsers(ctx, &c.q, false)
 			if err != nil {
@@ -91,12 +92,12 @@ func TestAuthUsersQuery(t *testing.T) {
 		if r := users[0].Role; r == nil || r.Name != "Editors" || !r.CreatedAt.Equal(base) || users[2].Role != nil {
 			t.Fatalf("roles: %+v %+v", users[0].Role, users[2].Role)
 		}
-		if n, err := st.Auth().CountUsers(ctx, cond(engine.OpStartsWith, "d", "username")); err != nil || n != 1 {
+		if n, err := st.Auth().CountUsers(ctx, cond(query.OpStartsWith, "d", "username")); err != nil || n != 1 {
 			t.Fatalf("count: %d %v", n, err)
 		}
-		for _, f := range []engine.Filter{cond(engine.OpEq, "x", "password"), cond(engine.OpEq, "abc", "id"),
-			cond(engine.OpContains, "1", "id"), cond(engine.OpEq, "x", "role")} {
-			if _, err := st.Auth().FindUsers(ctx, &engine.Query{Filter: f}, false); engine.AsError(err).Kind != engine.KindValidation {
+		for _, f := range []query.Filter{cond(query.OpEq, "x", "password"), cond(query.OpEq, "abc", "id"),
+			cond(query.OpContains, "1", "id"), cond(query.OpEq, "x", "role")} {
+			if _, err := st.Auth().FindUsers(ctx, &query.Query{Filter: f}, false); errs.From(err).Kind != errs.KindValidation {
 				t.Errorf("%+v: %v", f, err)
 			}
 		}

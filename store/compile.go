@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // compiler turns the engine's resolved query model into SQL text with bound
@@ -51,7 +52,7 @@ func versionCond(alias string, v engine.Version) string {
 // where builds the WHERE clause of a list query on alias t0.
 func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, error) {
 	conds := []string{versionCond("t0", q.Version)}
-	if q.Locale != engine.AllLocales {
+	if q.Locale != query.AllLocales {
 		conds = append(conds, "t0.locale = "+c.bind(q.Locale))
 	}
 	if q.DocumentIDs != nil {
@@ -116,25 +117,25 @@ func (c *compiler) refCond(a *models.Attribute, ids []string) string {
 
 // filter compiles a filter tree on the row alias; base, when set, is the
 // JSON value (a component item) its paths start in.
-func (c *compiler) filter(f engine.Filter, alias, base string, v engine.Version) (string, error) {
+func (c *compiler) filter(f query.Filter, alias, base string, v engine.Version) (string, error) {
 	switch f := f.(type) {
-	case engine.And:
+	case query.And:
 		return c.join(f, " AND ", "1=1", alias, base, v)
-	case engine.Or:
+	case query.Or:
 		return c.join(f, " OR ", "1=0", alias, base, v)
-	case engine.Not:
+	case query.Not:
 		inner, err := c.filter(f.Filter, alias, base, v)
 		if err != nil {
 			return "", err
 		}
 		return "NOT (" + inner + ")", nil
-	case *engine.Cond:
+	case *query.Cond:
 		return c.cond(f, f.Steps, alias, base, v)
 	}
 	return "", fmt.Errorf("unknown filter node %T", f)
 }
 
-func (c *compiler) join(fs []engine.Filter, sep, empty, alias, base string, v engine.Version) (string, error) {
+func (c *compiler) join(fs []query.Filter, sep, empty, alias, base string, v engine.Version) (string, error) {
 	if len(fs) == 0 {
 		return empty, nil
 	}
@@ -152,7 +153,7 @@ func (c *compiler) join(fs []engine.Filter, sep, empty, alias, base string, v en
 // cond compiles a condition whose remaining path is steps. alias is the row
 // the first step belongs to; base, when set, is a JSON expression (a
 // component value) that the first step's attribute lives in.
-func (c *compiler) cond(cd *engine.Cond, steps []engine.Step, alias, base string, v engine.Version) (string, error) {
+func (c *compiler) cond(cd *query.Cond, steps []query.Step, alias, base string, v engine.Version) (string, error) {
 	st := steps[0]
 	if st.Attr == nil { // system field
 		return c.compare(cd, "system", alias+"."+systemColumn(st.System), st.System)
@@ -182,7 +183,7 @@ func (c *compiler) cond(cd *engine.Cond, steps []engine.Step, alias, base string
 
 // relationCond compiles a condition through a relation as an EXISTS over
 // the target table, joined on the stored document ids.
-func (c *compiler) relationCond(cd *engine.Cond, steps []engine.Step, alias, src string, v engine.Version) (string, error) {
+func (c *compiler) relationCond(cd *query.Cond, steps []query.Step, alias, src string, v engine.Version) (string, error) {
 	a := steps[0].Attr
 	target := steps[1].Type
 	ta := c.alias()
@@ -223,8 +224,8 @@ func (c *compiler) relationCond(cd *engine.Cond, steps []engine.Step, alias, src
 // also hold when there is nothing to test, as Strapi's LEFT JOINs do:
 // `filters[author][$null]=true` lists the documents without an author.
 // others is the subquery of the related rows or items.
-func orNone(cd *engine.Cond, exists, others string) string {
-	if (cd.Op == engine.OpNull && cd.Bool) || (cd.Op == engine.OpNotNull && !cd.Bool) {
+func orNone(cd *query.Cond, exists, others string) string {
+	if (cd.Op == query.OpNull && cd.Bool) || (cd.Op == query.OpNotNull && !cd.Bool) {
 		return "(" + exists + " OR NOT EXISTS (" + others + "))"
 	}
 	return exists
@@ -248,7 +249,7 @@ func systemColumn(f string) string {
 // "system" with the system field's name, or "column" for a typed column of
 // an auth table: no casts, and values bound as they are, as those rows
 // were written (times as time.Time).
-func (c *compiler) compare(cd *engine.Cond, kind, expr, system string) (string, error) {
+func (c *compiler) compare(cd *query.Cond, kind, expr, system string) (string, error) {
 	num := false
 	switch kind {
 	case "integer", "biginteger", "float", "decimal":
@@ -296,25 +297,25 @@ func (c *compiler) compare(cd *engine.Cond, kind, expr, system string) (string, 
 	}
 	str := func() string { return fmt.Sprint(cd.Value) }
 	switch cd.Op {
-	case engine.OpEq:
+	case query.OpEq:
 		return cmp + " = " + val(cd.Value), nil
-	case engine.OpNe:
+	case query.OpNe:
 		return cmp + " <> " + val(cd.Value), nil
-	case engine.OpEqi:
+	case query.OpEqi:
 		return "LOWER(" + textOf(c.d, expr) + ") = LOWER(" + c.bind(str()) + ")", nil
-	case engine.OpNei:
+	case query.OpNei:
 		return "LOWER(" + textOf(c.d, expr) + ") <> LOWER(" + c.bind(str()) + ")", nil
-	case engine.OpLt:
+	case query.OpLt:
 		return cmp + " < " + val(cd.Value), nil
-	case engine.OpLte:
+	case query.OpLte:
 		return cmp + " <= " + val(cd.Value), nil
-	case engine.OpGt:
+	case query.OpGt:
 		return cmp + " > " + val(cd.Value), nil
-	case engine.OpGte:
+	case query.OpGte:
 		return cmp + " >= " + val(cd.Value), nil
-	case engine.OpIn, engine.OpNotIn:
+	case query.OpIn, query.OpNotIn:
 		if len(cd.Values) == 0 {
-			if cd.Op == engine.OpIn {
+			if cd.Op == query.OpIn {
 				return "1=0", nil
 			}
 			return "1=1", nil
@@ -324,37 +325,37 @@ func (c *compiler) compare(cd *engine.Cond, kind, expr, system string) (string, 
 			ph[i] = val(x)
 		}
 		op := " IN ("
-		if cd.Op == engine.OpNotIn {
+		if cd.Op == query.OpNotIn {
 			op = " NOT IN ("
 		}
 		return cmp + op + strings.Join(ph, ", ") + ")", nil
-	case engine.OpBetween:
+	case query.OpBetween:
 		return cmp + " BETWEEN " + val(cd.Values[0]) + " AND " + val(cd.Values[1]), nil
-	case engine.OpNull:
+	case query.OpNull:
 		if cd.Bool {
 			return expr + " IS NULL", nil
 		}
 		return expr + " IS NOT NULL", nil
-	case engine.OpNotNull:
+	case query.OpNotNull:
 		if cd.Bool {
 			return expr + " IS NOT NULL", nil
 		}
 		return expr + " IS NULL", nil
-	case engine.OpContains:
+	case query.OpContains:
 		return like("%"+escapeLike(str())+"%", false, false), nil
-	case engine.OpNotContains:
+	case query.OpNotContains:
 		return like("%"+escapeLike(str())+"%", false, true), nil
-	case engine.OpContainsi:
+	case query.OpContainsi:
 		return like("%"+escapeLike(str())+"%", true, false), nil
-	case engine.OpNotContainsi:
+	case query.OpNotContainsi:
 		return like("%"+escapeLike(str())+"%", true, true), nil
-	case engine.OpStartsWith:
+	case query.OpStartsWith:
 		return like(escapeLike(str())+"%", false, false), nil
-	case engine.OpStartsWithi:
+	case query.OpStartsWithi:
 		return like(escapeLike(str())+"%", true, false), nil
-	case engine.OpEndsWith:
+	case query.OpEndsWith:
 		return like("%"+escapeLike(str()), false, false), nil
-	case engine.OpEndsWithi:
+	case query.OpEndsWithi:
 		return like("%"+escapeLike(str()), true, false), nil
 	}
 	return "", fmt.Errorf("unknown operator %s", cd.Op)
@@ -372,7 +373,7 @@ func escapeLike(s string) string {
 }
 
 // orderBy builds the ORDER BY list; id breaks ties so pages are stable.
-func (c *compiler) orderBy(sorts []engine.Sort, v engine.Version) string {
+func (c *compiler) orderBy(sorts []query.Sort, v engine.Version) string {
 	parts := make([]string, 0, len(sorts)+1)
 	for _, s := range sorts {
 		e := c.sortExpr(s.Steps, "t0", "", v)
@@ -391,7 +392,7 @@ func (c *compiler) orderBy(sorts []engine.Sort, v engine.Version) string {
 	return strings.Join(append(parts, tie), ", ")
 }
 
-func (c *compiler) sortExpr(steps []engine.Step, alias, base string, v engine.Version) string {
+func (c *compiler) sortExpr(steps []query.Step, alias, base string, v engine.Version) string {
 	st := steps[0]
 	if st.Attr == nil {
 		return alias + "." + systemColumn(st.System)

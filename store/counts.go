@@ -9,6 +9,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // stratum_counts keeps the number of rows of a content-type table per
@@ -100,7 +101,7 @@ func (s *Store) fastCount(ctx context.Context, ct *models.ContentType, q *engine
 		args = append(args, false)
 		conds = append(conds, "published = "+s.d.Placeholder(len(args)))
 	}
-	if q.Locale != engine.AllLocales {
+	if q.Locale != query.AllLocales {
 		args = append(args, q.Locale)
 		conds = append(conds, "locale = "+s.d.Placeholder(len(args)))
 	}

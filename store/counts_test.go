@@ -7,6 +7,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // TestCountersMatchRows runs a mixed workload (drafts, publishes, updates,
@@ -47,13 +48,13 @@ func TestCountersMatchRows(t *testing.T) {
 		for _, name := range []string{"articles", "tags"} {
 			col, _ := e.Engine.Route(name)
 			for _, v := range []engine.Version{engine.VersionPublished, engine.VersionDraft, engine.VersionAny} {
-				q := &engine.ListQuery{Version: v, Locale: engine.AllLocales}
+				q := &engine.ListQuery{Version: v, Locale: query.AllLocales}
 				fast, err := e.Store.Count(ctx, col.Type, q)
 				if err != nil {
 					t.Fatal(err)
 				}
 				// A filter that holds for every row forces a real COUNT.
-				q.Filter, err = e.Engine.ResolveFilter(col, &engine.Cond{Path: []string{"id"}, Op: engine.OpGt, Value: "0"})
+				q.Filter, err = e.Engine.ResolveFilter(col, &query.Cond{Path: []string{"id"}, Op: query.OpGt, Value: "0"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -66,7 +67,7 @@ func TestCountersMatchRows(t *testing.T) {
 				}
 			}
 		}
-		if n, _ := e.Store.Count(ctx, mustRoute(t, e, "tags").Type, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales}); n != 20 {
+		if n, _ := e.Store.Count(ctx, mustRoute(t, e, "tags").Type, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales}); n != 20 {
 			t.Fatalf("tags: %d, want 20", n)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // TestIndexesFollowTheSchema checks, with EXPLAIN, that filters and sorts
@@ -41,18 +42,18 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 			q     *engine.ListQuery
 			index string
 		}{
-			{"unique uid", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			{"unique uid", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, articles, "slug", "t1")}, "articles_slug_uq"},
-			{"unique email", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			{"unique email", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, authors, "email", "a1@x.io")}, "authors_email_uq"},
-			{"to-one relation", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			{"to-one relation", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				RefAttr: articles.Type.Attr("author"), RefIDs: []string{"x"}}, "articles_author_rel"},
-			{"numeric filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			{"numeric filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, articles, "views", "7")}, "articles_views_nix"},
-			{"date filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			{"date filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, articles, "publishDate", "2024-01-01")}, "articles_publishDate_tix"},
-			{"published list", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales}, "articles_pub_idx"},
-			{"draft list", articles, &engine.ListQuery{Version: engine.VersionDraft, Locale: engine.AllLocales}, "articles_draft_idx"},
+			{"published list", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales}, "articles_pub_idx"},
+			{"draft list", articles, &engine.ListQuery{Version: engine.VersionDraft, Locale: query.AllLocales}, "articles_draft_idx"},
 		}
 		if e.DB == "postgres" {
 			// The planner may prefer a sequential scan on tiny tables; we
@@ -65,13 +66,13 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 				c     engine.Collection
 				q     *engine.ListQuery
 				index string
-			}{"numeric sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			}{"numeric sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Sort: sorts(t, e, articles, "rating"), Limit: 25}, "articles_rating_nix"}, struct {
 				name  string
 				c     engine.Collection
 				q     *engine.ListQuery
 				index string
-			}{"bounded string sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: engine.AllLocales,
+			}{"bounded string sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Sort: sorts(t, e, articles, "title"), Limit: 25}, "articles_title_tix"})
 		}
 		for _, c := range cases {
@@ -86,18 +87,18 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 	})
 }
 
-func cond(t *testing.T, e *testenv.Env, c engine.Collection, field, value string) engine.Filter {
+func cond(t *testing.T, e *testenv.Env, c engine.Collection, field, value string) query.Filter {
 	t.Helper()
-	f, err := e.Engine.ResolveFilter(c, &engine.Cond{Path: []string{field}, Op: engine.OpEq, Value: value})
+	f, err := e.Engine.ResolveFilter(c, &query.Cond{Path: []string{field}, Op: query.OpEq, Value: value})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-func sorts(t *testing.T, e *testenv.Env, c engine.Collection, field string) []engine.Sort {
+func sorts(t *testing.T, e *testenv.Env, c engine.Collection, field string) []query.Sort {
 	t.Helper()
-	s, err := e.Engine.ResolveSort(c, []engine.Sort{{Path: []string{field}, Desc: true}})
+	s, err := e.Engine.ResolveSort(c, []query.Sort{{Path: []string{field}, Desc: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 const rowCols = "t0.id, t0.document_id, t0.locale, t0.published_at, t0.created_at, t0.updated_at, t0.data, t0.large"
@@ -189,7 +190,7 @@ func (t *txn) ph(n int) string { return t.s.d.Placeholder(n) }
 func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Version) (*engine.Row, error) {
 	args := []any{documentID}
 	loc := ""
-	if locale != engine.AllLocales {
+	if locale != query.AllLocales {
 		loc = " AND t0.locale = " + t.ph(2)
 		args = append(args, locale)
 	}
@@ -240,7 +241,7 @@ func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
 func (t *txn) Delete(ct *models.ContentType, documentID, locale string, v engine.Version) (int64, error) {
 	q := "DELETE FROM " + quote(ct.Table()) + " WHERE document_id = " + t.ph(1) + " AND " + versionCond(quote(ct.Table()), v)
 	args := []any{documentID}
-	if locale != engine.AllLocales {
+	if locale != query.AllLocales {
 		q += " AND locale = " + t.ph(2)
 		args = append(args, locale)
 	}
@@ -421,7 +422,7 @@ func (t *txn) AllRows(ct *models.ContentType, ids []string) ([]engine.Row, error
 		return nil, nil
 	}
 	c := &compiler{d: t.s.d}
-	where, err := c.where(ct, &engine.ListQuery{Version: engine.VersionAny, Locale: engine.AllLocales, DocumentIDs: ids})
+	where, err := c.where(ct, &engine.ListQuery{Version: engine.VersionAny, Locale: query.AllLocales, DocumentIDs: ids})
 	if err != nil {
 		return nil, err
 	}

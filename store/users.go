@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // The users collection (/api/users) accepts the content API's query model
@@ -46,7 +47,7 @@ var roleColumns = map[string]userColumn{
 // FindUsers lists users: filters, sort and pagination of q; populate
 // (role) is the caller's to check, withRole reads the roles in the same
 // query.
-func (o *authOps) FindUsers(ctx context.Context, q *engine.Query, withRole bool) ([]auth.UserWithRole, error) {
+func (o *authOps) FindUsers(ctx context.Context, q *query.Query, withRole bool) ([]auth.UserWithRole, error) {
 	c := &compiler{d: o.d}
 	where, order, err := c.usersWhereOrder(q)
 	if err != nil {
@@ -93,9 +94,9 @@ func (o *authOps) FindUsers(ctx context.Context, q *engine.Query, withRole bool)
 }
 
 // CountUsers counts the users the filter selects.
-func (o *authOps) CountUsers(ctx context.Context, f engine.Filter) (int64, error) {
+func (o *authOps) CountUsers(ctx context.Context, f query.Filter) (int64, error) {
 	c := &compiler{d: o.d}
-	where, _, err := c.usersWhereOrder(&engine.Query{Filter: f})
+	where, _, err := c.usersWhereOrder(&query.Query{Filter: f})
 	if err != nil {
 		return 0, err
 	}
@@ -104,7 +105,7 @@ func (o *authOps) CountUsers(ctx context.Context, f engine.Filter) (int64, error
 
 // usersWhereOrder compiles the filter and the sort of a users query on
 // alias t0.
-func (c *compiler) usersWhereOrder(q *engine.Query) (string, string, error) {
+func (c *compiler) usersWhereOrder(q *query.Query) (string, string, error) {
 	where := "1=1"
 	if q != nil && q.Filter != nil {
 		w, err := c.userFilter(q.Filter)
@@ -119,7 +120,7 @@ func (c *compiler) usersWhereOrder(q *engine.Query) (string, string, error) {
 			name := strings.Join(s.Path, ".")
 			col, ok := userColumns[name]
 			if len(s.Path) != 1 || !ok {
-				return "", "", engine.InvalidKey(name, name, "query", "sort")
+				return "", "", errs.InvalidKey(name, name, "query", "sort")
 			}
 			dir := " ASC"
 			if s.Desc {
@@ -132,7 +133,7 @@ func (c *compiler) usersWhereOrder(q *engine.Query) (string, string, error) {
 }
 
 // userPage is LIMIT (< 0: none) and OFFSET of a users query.
-func userPage(q *engine.Query) (limit, offset int) {
+func userPage(q *query.Query) (limit, offset int) {
 	if q == nil {
 		return -1, 0
 	}
@@ -154,8 +155,8 @@ func userPage(q *engine.Query) (limit, offset int) {
 	return -1, 0
 }
 
-func (c *compiler) userFilter(f engine.Filter) (string, error) {
-	list := func(parts []engine.Filter, sep string) (string, error) {
+func (c *compiler) userFilter(f query.Filter) (string, error) {
+	list := func(parts []query.Filter, sep string) (string, error) {
 		out := make([]string, len(parts))
 		for i, p := range parts {
 			s, err := c.userFilter(p)
@@ -167,31 +168,31 @@ func (c *compiler) userFilter(f engine.Filter) (string, error) {
 		return "(" + strings.Join(out, sep) + ")", nil
 	}
 	switch x := f.(type) {
-	case engine.And:
+	case query.And:
 		return list(x, " AND ")
-	case engine.Or:
+	case query.Or:
 		return list(x, " OR ")
-	case engine.Not:
+	case query.Not:
 		inner, err := c.userFilter(x.Filter)
 		if err != nil {
 			return "", err
 		}
 		return "NOT (" + inner + ")", nil
-	case *engine.Cond:
+	case *query.Cond:
 		return c.userCond(x)
 	}
-	return "", engine.Errorf(engine.KindValidation, "Invalid filters")
+	return "", errs.Errorf(errs.KindValidation, "Invalid filters")
 }
 
 // userCond resolves a condition's path against up_users, or up_roles
 // through role (matched by a subquery, so a user without a role matches
 // no condition on the role's fields).
-func (c *compiler) userCond(cd *engine.Cond) (string, error) {
+func (c *compiler) userCond(cd *query.Cond) (string, error) {
 	name := strings.Join(cd.Path, ".")
-	invalid := engine.InvalidKey(cd.Path[len(cd.Path)-1], name, "query", "filters")
+	invalid := errs.InvalidKey(cd.Path[len(cd.Path)-1], name, "query", "filters")
 	switch {
 	case len(cd.Path) == 1 && cd.Path[0] == "role":
-		if cd.Op != engine.OpNull && cd.Op != engine.OpNotNull {
+		if cd.Op != query.OpNull && cd.Op != query.OpNotNull {
 			return "", invalid
 		}
 		return c.columnCond(cd, "t0.role_id", userColumn{"role_id", kInt}, name)
@@ -218,7 +219,7 @@ func (c *compiler) userCond(cd *engine.Cond) (string, error) {
 
 // columnCond checks and coerces a condition's value for a typed column,
 // then compiles it with compare.
-func (c *compiler) columnCond(cd *engine.Cond, expr string, col userColumn, name string) (string, error) {
+func (c *compiler) columnCond(cd *query.Cond, expr string, col userColumn, name string) (string, error) {
 	val := func(v any) (any, error) { return coerceColumnValue(col, name, v) }
 	list := func() ([]any, error) {
 		var items []any
@@ -241,62 +242,62 @@ func (c *compiler) columnCond(cd *engine.Cond, expr string, col userColumn, name
 	}
 	text := func() error {
 		if _, ok := cd.Value.(string); !ok || col.kind != kString {
-			return engine.Errorf(engine.KindValidation, "Invalid value for %s %s: expected a string", name, cd.Op)
+			return errs.Errorf(errs.KindValidation, "Invalid value for %s %s: expected a string", name, cd.Op)
 		}
 		return nil
 	}
-	r := &engine.Cond{Path: cd.Path, Op: cd.Op, Value: cd.Value}
+	r := &query.Cond{Path: cd.Path, Op: cd.Op, Value: cd.Value}
 	switch cd.Op {
-	case engine.OpEq, engine.OpNe:
+	case query.OpEq, query.OpNe:
 		if cd.Value == nil { // compared with null
-			r.Op, r.Bool = engine.OpNull, cd.Op == engine.OpEq
+			r.Op, r.Bool = query.OpNull, cd.Op == query.OpEq
 			break
 		}
-		if _, ok := cd.Value.([]any); ok && cd.Op == engine.OpEq { // filters[x][0]=a&filters[x][1]=b
+		if _, ok := cd.Value.([]any); ok && cd.Op == query.OpEq { // filters[x][0]=a&filters[x][1]=b
 			vals, err := list()
 			if err != nil {
 				return "", err
 			}
-			r.Op, r.Values = engine.OpIn, vals
+			r.Op, r.Values = query.OpIn, vals
 			break
 		}
 		fallthrough
-	case engine.OpLt, engine.OpLte, engine.OpGt, engine.OpGte:
+	case query.OpLt, query.OpLte, query.OpGt, query.OpGte:
 		v, err := val(cd.Value)
 		if err != nil {
 			return "", err
 		}
 		r.Value = v
-	case engine.OpContains, engine.OpNotContains, engine.OpStartsWith, engine.OpEndsWith:
+	case query.OpContains, query.OpNotContains, query.OpStartsWith, query.OpEndsWith:
 		if err := text(); err != nil {
 			return "", err
 		}
-	case engine.OpEqi, engine.OpNei, engine.OpContainsi, engine.OpNotContainsi, engine.OpStartsWithi, engine.OpEndsWithi:
+	case query.OpEqi, query.OpNei, query.OpContainsi, query.OpNotContainsi, query.OpStartsWithi, query.OpEndsWithi:
 		if err := text(); err != nil {
 			return "", err
 		}
 		// Lower-cased here too: SQLite's LOWER folds only ASCII, and emails
 		// are stored lower-cased by Go.
 		r.Value = strings.ToLower(cd.Value.(string))
-	case engine.OpIn, engine.OpNotIn:
+	case query.OpIn, query.OpNotIn:
 		vals, err := list()
 		if err != nil {
 			return "", err
 		}
 		r.Values = vals
-	case engine.OpNull, engine.OpNotNull:
+	case query.OpNull, query.OpNotNull:
 		r.Bool = truthy(cd.Value)
-	case engine.OpBetween:
+	case query.OpBetween:
 		vals, err := list()
 		if err != nil {
 			return "", err
 		}
 		if len(vals) != 2 {
-			return "", engine.Errorf(engine.KindValidation, "Invalid value for %s $between: expected two values", name)
+			return "", errs.Errorf(errs.KindValidation, "Invalid value for %s $between: expected two values", name)
 		}
 		r.Values = vals
 	default:
-		return "", engine.InvalidKey(string(cd.Op), name, "query", "filters")
+		return "", errs.InvalidKey(string(cd.Op), name, "query", "filters")
 	}
 	return c.compare(r, "column", expr, "")
 }
@@ -325,10 +326,10 @@ func coerceColumnValue(col userColumn, name string, v any) (any, error) {
 		if v == nil {
 			return nil, nil
 		}
-		return nil, engine.Errorf(engine.KindValidation, "Invalid value for %s: expected a single value", name)
+		return nil, errs.Errorf(errs.KindValidation, "Invalid value for %s: expected a single value", name)
 	}
 	bad := func(want string) error {
-		return engine.Errorf(engine.KindValidation, "Invalid value %q for %s: expected %s", s, name, want)
+		return errs.Errorf(errs.KindValidation, "Invalid value %q for %s: expected %s", s, name, want)
 	}
 	switch col.kind {
 	case kInt:

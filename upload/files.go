@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // Actions of the upload plugin's routes, as roles and tokens name them.
@@ -153,7 +153,7 @@ func (s *Service) MaxBytes() int64 { return s.cfg.MaxBytes }
 // Dir is the folder files are served from (/uploads).
 func (s *Service) Dir() string { return s.cfg.Dir }
 
-func notFound() error { return &engine.Error{Kind: engine.KindNotFound, Message: "file.notFound"} }
+func notFound() error { return &errs.Error{Kind: errs.KindNotFound, Message: "file.notFound"} }
 
 // List returns every file, newest last.
 func (s *Service) List(ctx context.Context) ([]*File, error) {

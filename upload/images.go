@@ -14,10 +14,9 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/stratum-cms/stratum/errs"
 	"golang.org/x/image/draw"
 	"golang.org/x/sync/semaphore"
-
-	"github.com/stratum-cms/stratum/engine"
 )
 
 var errNotImage = errors.New("not an image")
@@ -90,7 +89,7 @@ func imageConfig(body []byte, mime string) (image.Config, error) {
 		return image.Config{}, errNotImage
 	}
 	if cfg.Width*cfg.Height > maxPixels {
-		return cfg, engine.Errorf(engine.KindValidation, "Image of %d×%d pixels is too large", cfg.Width, cfg.Height)
+		return cfg, errs.Errorf(errs.KindValidation, "Image of %d×%d pixels is too large", cfg.Width, cfg.Height)
 	}
 	return cfg, nil
 }

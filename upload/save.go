@@ -12,7 +12,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/ids"
 )
 
 // FileInfo is what a client may say about a file it uploads.
@@ -29,7 +30,7 @@ var extRe = regexp.MustCompile(`^\.[a-z0-9]{1,10}$`)
 // image, and its row.
 func (s *Service) Save(ctx context.Context, filename string, body []byte, info FileInfo) (*File, error) {
 	if len(body) == 0 {
-		return nil, engine.Errorf(engine.KindValidation, "File %q is empty", filename)
+		return nil, errs.Errorf(errs.KindValidation, "File %q is empty", filename)
 	}
 	name := filepath.Base(strings.ReplaceAll(filename, "\\", "/"))
 	if info.Name != "" {
@@ -41,7 +42,7 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 	}
 	mime := sniff(body)
 	if !s.typeAllowed(mime) {
-		return nil, engine.Errorf(engine.KindValidation, "File %q is of type %s, which is not allowed", filename, mime)
+		return nil, errs.Errorf(errs.KindValidation, "File %q is of type %s, which is not allowed", filename, mime)
 	}
 	// The header is checked before anything is written: an image over the
 	// pixel cap is refused whole.
@@ -50,7 +51,7 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 		return nil, imgErr
 	}
 	hash := slug(strings.TrimSuffix(name, filepath.Ext(name))) + "_" + randomHex(5)
-	r := &FileRecord{DocumentID: engine.NewDocumentID(), Name: name, AlternativeText: info.AlternativeText,
+	r := &FileRecord{DocumentID: ids.NewDocumentID(), Name: name, AlternativeText: info.AlternativeText,
 		Caption: info.Caption, Hash: hash, Ext: ext, Mime: mime, Size: kb(len(body)),
 		URL: "/uploads/" + hash + ext, CreatedAt: s.now(), UpdatedAt: s.now()}
 	written := []string{hash + ext}

@@ -22,7 +22,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -147,8 +147,8 @@ func listDir(t *testing.T, dir string) []string {
 	return out
 }
 
-func kindOf(err error) engine.Kind {
-	var e *engine.Error
+func kindOf(err error) errs.Kind {
+	var e *errs.Error
 	if errors.As(err, &e) {
 		return e.Kind
 	}
@@ -200,7 +200,7 @@ func TestSaveUnderGeneratedName(t *testing.T) {
 	if h.Ext != "" || !regexp.MustCompile(`^file_[0-9a-f]{10}$`).MatchString(h.Hash) || h.Name != "€€€.p$p" {
 		t.Fatalf("odd name: %+v", h)
 	}
-	if _, err := s.Save(t.Context(), "empty.txt", nil, upload.FileInfo{}); kindOf(err) != engine.KindValidation {
+	if _, err := s.Save(t.Context(), "empty.txt", nil, upload.FileInfo{}); kindOf(err) != errs.KindValidation {
 		t.Fatalf("empty file: %v", err)
 	}
 }
@@ -336,7 +336,7 @@ func pngHeader(w, h uint32) []byte {
 func TestMegapixelCap(t *testing.T) {
 	s, m, dir := newService(t, nil)
 	_, err := s.Save(t.Context(), "bomb.png", pngHeader(8000, 8000), upload.FileInfo{})
-	if kindOf(err) != engine.KindValidation {
+	if kindOf(err) != errs.KindValidation {
 		t.Fatalf("64 MP image: %v", err)
 	}
 	if names := listDir(t, dir); len(names) != 0 || len(m.rows) != 0 {
@@ -386,10 +386,10 @@ func TestDelete(t *testing.T) {
 	if _, ok := m.rows[f.ID]; ok {
 		t.Fatal("record kept")
 	}
-	if _, err := s.Get(t.Context(), f.ID); kindOf(err) != engine.KindNotFound {
+	if _, err := s.Get(t.Context(), f.ID); kindOf(err) != errs.KindNotFound {
 		t.Fatalf("get deleted: %v", err)
 	}
-	if _, err := s.Delete(t.Context(), f.ID); kindOf(err) != engine.KindNotFound {
+	if _, err := s.Delete(t.Context(), f.ID); kindOf(err) != errs.KindNotFound {
 		t.Fatalf("delete twice: %v", err)
 	}
 }
@@ -430,7 +430,7 @@ func TestUpdateAndFiles(t *testing.T) {
 	if u.Name != "line.png" || u.AlternativeText == nil || *u.AlternativeText != alt || u.Caption == nil || *u.Caption != caption {
 		t.Fatalf("updated: %+v", u)
 	}
-	if _, err := s.Update(t.Context(), 99, upload.FileInfo{Caption: &caption}); kindOf(err) != engine.KindNotFound {
+	if _, err := s.Update(t.Context(), 99, upload.FileInfo{Caption: &caption}); kindOf(err) != errs.KindNotFound {
 		t.Fatalf("update unknown: %v", err)
 	}
 	got, err := s.Files(t.Context(), []int64{f.ID, 99})
@@ -548,8 +548,8 @@ func TestTypeLists(t *testing.T) {
 			continue
 		}
 		if !c.ok {
-			var e *engine.Error
-			if !errors.As(err, &e) || e.Kind != engine.KindValidation || !regexp.MustCompile(`type (text/html|image/svg\+xml)`).MatchString(e.Message) {
+			var e *errs.Error
+			if !errors.As(err, &e) || e.Kind != errs.KindValidation || !regexp.MustCompile(`type (text/html|image/svg\+xml)`).MatchString(e.Message) {
 				t.Errorf("%s: %v", c.name, err)
 			}
 			if names := listDir(t, dir); len(names) != 0 || len(m.rows) != 0 {

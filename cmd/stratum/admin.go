@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // openAuthOnly opens a project's instance for the admin and token
@@ -49,7 +49,7 @@ func adminCmd(args []string) error {
 	defer closeDB()
 	a, err := svc.CreateAdmin(context.Background(), auth.AdminInput{Email: *email, Password: *password, Firstname: *first, Lastname: *last})
 	if err != nil {
-		return fmt.Errorf("admin create: %s", engine.AsError(err).Message)
+		return fmt.Errorf("admin create: %s", errs.From(err).Message)
 	}
 	fmt.Fprintf(os.Stderr, "created admin %s (id %d); log in with POST /admin/login\n", a.Email, a.ID)
 	return nil

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/stratum-cms/stratum/auth"
-	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 )
 
 // listFlag collects a repeated flag.
@@ -56,7 +56,7 @@ func tokenCmd(args []string, out io.Writer) error {
 	defer closeDB()
 	t, err := svc.CreateToken(context.Background(), in)
 	if err != nil {
-		return fmt.Errorf("token create: %s", engine.AsError(err).Message)
+		return fmt.Errorf("token create: %s", errs.From(err).Message)
 	}
 	exp := "never expires"
 	if t.ExpiresAt != nil {

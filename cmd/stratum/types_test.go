@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // TestTypesExport: a type made through the admin path becomes a schema file;
@@ -49,7 +50,7 @@ func TestTypesExport(t *testing.T) {
 	if !ok || memos.Type.Source == "database" {
 		t.Fatalf("memos after export: %+v", memos.Type)
 	}
-	res, err := a.Engine.Find(ctx, engine.AllowAll{}, memos, &engine.Query{})
+	res, err := a.Engine.Find(ctx, engine.AllowAll{}, memos, &query.Query{})
 	if err != nil || len(res.Docs) != 1 || !strings.Contains(string(res.Docs[0].Fields), "kept") {
 		t.Fatalf("documents after export: %v %+v", err, res)
 	}
