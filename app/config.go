@@ -178,6 +178,11 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	sec := server.Security
 	c.Rest = rest.Config{Prefix: api.Rest.Prefix, MaxBodyBytes: api.Rest.MaxBodySize, Headers: rest.SecurityHeaders{
 		Disabled: sec.Headers != nil && !*sec.Headers, FrameOptions: sec.FrameOptions, ReferrerPolicy: sec.ReferrerPolicy, HSTSMaxAge: sec.HSTS.MaxAge}}
+	cors, err := readCORS(dir)
+	if err != nil {
+		return nil, err
+	}
+	c.Rest.CORS = cors
 	if err := c.readPlugins(dir); err != nil {
 		return nil, err
 	}
@@ -300,6 +305,71 @@ func validTypePattern(p string) bool {
 	}
 	t, sub, ok := strings.Cut(p, "/")
 	return ok && t != "" && sub != "" && !strings.ContainsAny(p, " ;,") && !strings.Contains(sub, "/")
+}
+
+// readCORS reads strapi::cors from config/middlewares.json, Strapi's
+// middleware list: ["strapi::errors", {"name": "strapi::cors", "config":
+// {...}}, ...]. Without the file CORS is on with Strapi's defaults; a list
+// without strapi::cors turns it off, as in Strapi.
+func readCORS(dir string) (rest.CORS, error) {
+	var list []json.RawMessage
+	if err := readJSON(dir, "middlewares.json", &list); err != nil {
+		return rest.CORS{}, err
+	}
+	if list == nil {
+		return rest.CORS{}, nil
+	}
+	for _, raw := range list {
+		var name string
+		if json.Unmarshal(raw, &name) == nil {
+			if name == "strapi::cors" {
+				return rest.CORS{}, nil
+			}
+			continue
+		}
+		var m struct {
+			Name   string `json:"name"`
+			Config struct {
+				Origin      stringList `json:"origin"`
+				Methods     stringList `json:"methods"`
+				Headers     stringList `json:"headers"`
+				Expose      stringList `json:"expose"`
+				MaxAge      int        `json:"maxAge"`
+				Credentials *bool      `json:"credentials"`
+			} `json:"config"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return rest.CORS{}, fmt.Errorf("config/middlewares.json: each entry is a name or {name, config}: %w", err)
+		}
+		if m.Name != "strapi::cors" {
+			continue
+		}
+		cc := m.Config
+		return rest.CORS{Origins: cc.Origin, Methods: cc.Methods, Headers: cc.Headers, Expose: cc.Expose,
+			MaxAge: cc.MaxAge, NoCredentials: cc.Credentials != nil && !*cc.Credentials}, nil
+	}
+	return rest.CORS{Disabled: true}, nil
+}
+
+// stringList reads Strapi's "a,b" strings and ["a", "b"] lists alike.
+type stringList []string
+
+func (l *stringList) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		for _, part := range strings.Split(s, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				*l = append(*l, part)
+			}
+		}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return fmt.Errorf("expected a string or a list of strings")
+	}
+	*l = list
+	return nil
 }
 
 // readJSON reads config/<name> if it exists.

@@ -42,3 +42,59 @@ func TestUploadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestCORSConfig: config/middlewares.json in Strapi's form sets strapi::cors.
+func TestCORSConfig(t *testing.T) {
+	noenv := func(string) string { return "" }
+	for _, c := range []struct {
+		name, body string
+		check      func(t *testing.T, c *Config)
+		err        string
+	}{
+		{"no file", "", func(t *testing.T, c *Config) {
+			if c.Rest.CORS.Disabled || c.Rest.CORS.Origins != nil {
+				t.Fatalf("%+v", c.Rest.CORS)
+			}
+		}, ""},
+		{"name only", `["strapi::errors", "strapi::cors"]`, func(t *testing.T, c *Config) {
+			if c.Rest.CORS.Disabled {
+				t.Fatal("disabled")
+			}
+		}, ""},
+		{"removed", `["strapi::errors", "strapi::security"]`, func(t *testing.T, c *Config) {
+			if !c.Rest.CORS.Disabled {
+				t.Fatal("enabled")
+			}
+		}, ""},
+		{"configured", `["strapi::errors", {"name": "strapi::cors", "config": {"origin": "https://a.example, https://b.example",
+			"methods": ["GET", "POST"], "headers": "Content-Type,Authorization,X-Custom", "maxAge": 600, "credentials": false, "expose": ["X-Total"]}}]`,
+			func(t *testing.T, c *Config) {
+				cc := c.Rest.CORS
+				if !slices.Equal(cc.Origins, []string{"https://a.example", "https://b.example"}) || !slices.Equal(cc.Methods, []string{"GET", "POST"}) ||
+					!slices.Equal(cc.Headers, []string{"Content-Type", "Authorization", "X-Custom"}) || cc.MaxAge != 600 || !cc.NoCredentials ||
+					!slices.Equal(cc.Expose, []string{"X-Total"}) {
+					t.Fatalf("%+v", cc)
+				}
+			}, ""},
+		{"bad entry", `[{"name": "strapi::cors", "config": {"origin": 3}}]`, nil, "config/middlewares.json"},
+		{"not a list", `{"cors": true}`, nil, "config/middlewares.json"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if c.body != "" {
+				dir = writeConfig(t, "middlewares.json", c.body)
+			}
+			cfg, err := LoadConfig(dir, noenv)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, cfg)
+		})
+	}
+}

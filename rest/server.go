@@ -31,6 +31,8 @@ type Config struct {
 	Uploads *upload.Service
 	// Headers are the security headers of every answer.
 	Headers SecurityHeaders
+	// CORS is strapi::cors (config/middlewares.json).
+	CORS CORS
 }
 
 // Server is the REST layer over an engine.
@@ -68,7 +70,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 			return err
 		}}))
 	// Headers first, so that every answer has them, refusals included.
-	ec.Pre(s.securityHeaders, checkRequestText)
+	ec.Pre(s.securityHeaders, s.cors, httpManners, checkRequestText)
 	ec.GET("/_health", s.health)
 
 	// Types are looked up per request in the current registry snapshot, so
