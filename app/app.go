@@ -60,6 +60,9 @@ func Open(dir string, o Options) (*App, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if err := CheckProject(dir); err != nil {
+		return nil, err
+	}
 	cfg, err := LoadConfig(dir, o.Getenv)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/graphql"
 	"github.com/stratum-cms/stratum/mail"
+	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/upload"
 )
@@ -198,6 +200,12 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	}
 	if v := getenv("DATABASE_URL"); v != "" {
 		c.DatabaseURL = v
+	} else if client := getenv("DATABASE_CLIENT"); client != "" {
+		u, err := strapiDatabaseURL(dir, client, getenv)
+		if err != nil {
+			return nil, err
+		}
+		c.DatabaseURL = u
 	}
 	if v := getenv("STRATUM_ENV"); v != "" {
 		switch v {
@@ -209,6 +217,9 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = filepath.Join(dir, ".tmp", "data.db")
+	}
+	if c.DatabaseURL, err = databaseURL(dir, c.DatabaseURL); err != nil {
+		return nil, err
 	}
 	c.Auth.Env, c.GraphQL.Env = c.Env, c.Env
 	c.Auth.ServerURL, c.Auth.APIPrefix = server.URL, c.Rest.Prefix
@@ -372,6 +383,98 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// databaseURL checks a database URL: postgres:// (or postgresql://) for
+// PostgreSQL; a file path, sqlite:PATH or file:PATH for SQLite (relative
+// paths from the working folder). Any other scheme is refused: it would
+// otherwise become a SQLite file named after the URL.
+func databaseURL(dir, u string) (string, error) {
+	if strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://") {
+		return u, nil
+	}
+	for _, p := range []string{"sqlite://", "sqlite:", "file://", "file:"} {
+		if strings.HasPrefix(u, p) {
+			if u = strings.TrimPrefix(u, p); u == "" {
+				return "", fmt.Errorf("database URL %q names no file", p)
+			}
+			return u, nil
+		}
+	}
+	if scheme, _, ok := strings.Cut(u, "://"); ok {
+		return "", fmt.Errorf("database URL scheme %q is not supported: use postgres://user:pass@host:5432/db for PostgreSQL, or a file path (or sqlite:PATH) for SQLite", scheme)
+	}
+	return u, nil
+}
+
+// strapiDatabaseURL builds the URL from Strapi's DATABASE_* variables
+// (config/database.js of a Strapi project reads the same ones).
+func strapiDatabaseURL(dir, client string, getenv func(string) string) (string, error) {
+	switch client {
+	case "postgres", "postgresql", "pg":
+		host, port, name := getenv("DATABASE_HOST"), getenv("DATABASE_PORT"), getenv("DATABASE_NAME")
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		if port == "" {
+			port = "5432"
+		}
+		if name == "" {
+			name = "strapi"
+		}
+		u := url.URL{Scheme: "postgres", Host: net.JoinHostPort(host, port), Path: "/" + name}
+		if user := getenv("DATABASE_USERNAME"); user != "" {
+			if pw := getenv("DATABASE_PASSWORD"); pw != "" {
+				u.User = url.UserPassword(user, pw)
+			} else {
+				u.User = url.User(user)
+			}
+		}
+		q := url.Values{}
+		if schema := getenv("DATABASE_SCHEMA"); schema != "" {
+			q.Set("search_path", schema)
+		}
+		switch strings.ToLower(getenv("DATABASE_SSL")) {
+		case "true", "1", "yes":
+			q.Set("sslmode", "require")
+		default:
+			q.Set("sslmode", "disable")
+		}
+		u.RawQuery = q.Encode()
+		return u.String(), nil
+	case "sqlite", "sqlite3", "better-sqlite3":
+		f := getenv("DATABASE_FILENAME")
+		if f == "" {
+			f = filepath.Join(".tmp", "data.db")
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		return f, nil
+	}
+	return "", fmt.Errorf("DATABASE_CLIENT=%q is not supported: use postgres or sqlite", client)
+}
+
+// CheckProject refuses a folder that is not a project, before anything is
+// created in it (a mistyped --dir would otherwise become an empty project
+// with its own database).
+func CheckProject(dir string) error {
+	st, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("project folder %s does not exist: create a project with `stratum new %s`", dir, dir)
+	}
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder: --dir names a project folder", dir)
+	}
+	for _, sub := range []string{"src", "config"} {
+		if st, err := os.Stat(filepath.Join(dir, sub)); err == nil && st.IsDir() {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s holds no project (no src/ or config/ folder): create one with `stratum new DIR`, or point --dir at a Strapi project", dir)
+}
+
 // readJSON reads config/<name> if it exists.
 func readJSON(dir, name string, v any) error {
 	b, err := os.ReadFile(filepath.Join(dir, "config", name))
@@ -382,7 +485,7 @@ func readJSON(dir, name string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("config/%s: %w", name, err)
+		return fmt.Errorf("config/%s: %w", name, models.JSONError(b, err))
 	}
 	return nil
 }

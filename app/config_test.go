@@ -98,3 +98,72 @@ func TestCORSConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestDatabaseURL: supported URLs pass, others are refused with the
+// supported ones named, and Strapi's DATABASE_* variables build one.
+func TestDatabaseURL(t *testing.T) {
+	dir := writeConfig(t, "server.json", `{}`)
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		want string
+		err  string
+	}{
+		{"default", nil, filepath.Join(dir, ".tmp", "data.db"), ""},
+		{"postgres", map[string]string{"DATABASE_URL": "postgres://u@h:5432/db"}, "postgres://u@h:5432/db", ""},
+		{"postgresql", map[string]string{"DATABASE_URL": "postgresql://u@h/db"}, "postgresql://u@h/db", ""},
+		{"file path", map[string]string{"DATABASE_URL": "/var/lib/stratum/data.db"}, "/var/lib/stratum/data.db", ""},
+		{"sqlite scheme", map[string]string{"DATABASE_URL": "sqlite:///var/data.db"}, "/var/data.db", ""},
+		{"sqlite colon", map[string]string{"DATABASE_URL": "sqlite:data.db"}, "data.db", ""},
+		{"mysql", map[string]string{"DATABASE_URL": "mysql://root@localhost/strapi"}, "", `scheme "mysql" is not supported: use postgres://`},
+		{"empty sqlite", map[string]string{"DATABASE_URL": "sqlite:"}, "", "names no file"},
+		{"strapi postgres", map[string]string{"DATABASE_CLIENT": "postgres", "DATABASE_HOST": "db.internal", "DATABASE_PORT": "6543",
+			"DATABASE_NAME": "cms", "DATABASE_USERNAME": "strapi", "DATABASE_PASSWORD": "p@ss word", "DATABASE_SSL": "true"},
+			"postgres://strapi:p%40ss%20word@db.internal:6543/cms?sslmode=require", ""},
+		{"strapi postgres defaults", map[string]string{"DATABASE_CLIENT": "postgres"}, "postgres://127.0.0.1:5432/strapi?sslmode=disable", ""},
+		{"strapi sqlite", map[string]string{"DATABASE_CLIENT": "sqlite", "DATABASE_FILENAME": ".tmp/other.db"}, filepath.Join(dir, ".tmp", "other.db"), ""},
+		{"strapi mysql", map[string]string{"DATABASE_CLIENT": "mysql"}, "", `DATABASE_CLIENT="mysql" is not supported`},
+		{"url wins", map[string]string{"DATABASE_CLIENT": "mysql", "DATABASE_URL": "postgres://u@h/db"}, "postgres://u@h/db", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := LoadConfig(dir, func(k string) string { return c.env[k] })
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.DatabaseURL != c.want {
+				t.Fatalf("url %q, want %q", cfg.DatabaseURL, c.want)
+			}
+		})
+	}
+}
+
+// TestCheckProject: a missing folder or one without a project is refused
+// before anything is created in it.
+func TestCheckProject(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	empty := t.TempDir()
+	file := filepath.Join(empty, "f")
+	_ = os.WriteFile(file, nil, 0o644)
+	for _, c := range []struct{ dir, err string }{
+		{missing, "does not exist: create a project with `stratum new"},
+		{empty, "holds no project"},
+		{file, "is not a folder"},
+	} {
+		_, err := Open(c.dir, Options{Getenv: func(string) string { return "" }})
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %v", c.dir, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(empty, ".tmp")); err == nil {
+		t.Fatal("a refused folder got a database")
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Fatal("a missing folder was created")
+	}
+}

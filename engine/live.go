@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -79,15 +80,23 @@ func BuildSchema(files SchemaFiles, defs []Definition) (*models.Schema, error) {
 	types := append([]*models.ContentType(nil), files.Types...)
 	comps := append([]*models.Component(nil), files.Components...)
 	fromFile := map[string]string{}
+	rawFile := map[string][]byte{}
 	for _, t := range files.Types {
-		fromFile[t.UID] = t.Source
+		fromFile[t.UID], rawFile[t.UID] = t.Source, t.Raw
 	}
 	for _, c := range files.Components {
-		fromFile[c.UID] = c.Source
+		fromFile[c.UID], rawFile[c.UID] = c.Source, c.Raw
 	}
 	for _, d := range defs {
 		if src, ok := fromFile[d.UID]; ok {
-			return nil, fmt.Errorf("%s is defined both in %s and in the database", d.UID, src)
+			// `stratum types export` writes the stored definitions as
+			// files and leaves the stored copies (deleting them would take
+			// the types offline on the nodes still running without the
+			// files): an identical stored copy is the file's, ignored.
+			if sameDefinition(rawFile[d.UID], d.Body) {
+				continue
+			}
+			return nil, fmt.Errorf("%s is defined both in %s and in the database, differently: keep one", d.UID, src)
 		}
 		src := "definition " + d.UID
 		if d.Kind == KindComponent {
@@ -571,4 +580,30 @@ func convertValue(oa, a *models.Attribute, v any) (any, string) {
 		return nil, ""
 	}
 	return nil, fmt.Sprintf("%s values cannot become %s", oa.Type, a.Type)
+}
+
+// sameDefinition compares two schema documents as JSON values, without the
+// keys only an admin API request carries.
+func sameDefinition(a, b []byte) bool {
+	var x, y map[string]any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(stripRequestKeys(x), stripRequestKeys(y))
+}
+
+func stripRequestKeys(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		delete(t, "uid")
+		delete(t, "renamedFrom")
+		for k, c := range t {
+			t[k] = stripRequestKeys(c)
+		}
+	case []any:
+		for i, c := range t {
+			t[i] = stripRequestKeys(c)
+		}
+	}
+	return v
 }

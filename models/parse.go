@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 )
 
 // DefinitionError says what is wrong with a schema definition, naming the
@@ -80,10 +81,19 @@ func ParseComponent(uid, category, src string, b []byte) (*Component, error) {
 func decodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(v); err != nil {
-		return err
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			line, col := Position(b, int64(len(b)))
+			return fmt.Errorf("line %d, column %d: unexpected end of the file", line, col)
+		}
+		return JSONError(b, err)
 	}
 	if dec.More() {
-		return errors.New("unexpected data after the JSON object")
+		off := dec.InputOffset()
+		for off < int64(len(b)) && (b[off] == ' ' || b[off] == '\n' || b[off] == '\r' || b[off] == '\t') {
+			off++
+		}
+		line, col := Position(b, off+1) // the first byte of the extra data
+		return fmt.Errorf("line %d, column %d: unexpected data after the JSON object", line, col)
 	}
 	return nil
 }

@@ -127,3 +127,19 @@ func TestComponentCycle(t *testing.T) {
 		t.Fatalf("cycle: %v", err)
 	}
 }
+
+// TestInvalidJSONPosition: a broken schema file is reported with the line
+// and column where it breaks.
+func TestInvalidJSONPosition(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"{\n  \"kind\": \"collectionType\",\n  \"info\": {\"singularName\": \"a\" \"pluralName\": \"as\"}\n}", "line 3, column 32"},
+		{"{\n  \"kind\": \"collectionType\",\n", "line 3, column 1: unexpected end of the file"},
+		{"{\"kind\": 3}", "line 1, column 10"},
+		{"{\"kind\": \"collectionType\"} {}", "line 1, column 28: unexpected data"},
+	} {
+		_, err := ParseContentType("api::a.a", "src/api/a/content-types/a/schema.json", []byte(c.src))
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "schema.json") {
+			t.Errorf("%q: %v, want %q", c.src, err, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -27,6 +28,10 @@ func seed(args []string) error {
 	defer a.Close()
 	start := time.Now()
 	st, err := blogseed.Seed(context.Background(), a.Engine, *n)
+	if errors.Is(err, blogseed.ErrSeeded) {
+		fmt.Println(err) // nothing to do is not a failure
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -62,26 +62,11 @@ func typesCmd(args []string) error {
 		}
 		fmt.Println("wrote", path)
 	}
-	same, _ := filepath.Abs(*out)
-	proj, _ := filepath.Abs(*dir)
-	if same != proj {
-		return nil
-	}
-	// The files now define these types: the stored copies go (tables and
-	// documents stay), or the next start would find them defined twice.
-	err = st.Evolve(ctx, func(tx engine.SchemaTx) error {
-		for _, d := range defs {
-			if err := tx.DeleteDefinition(d.UID); err != nil {
-				return err
-			}
-		}
-		_, err := tx.BumpVersion()
-		return err
-	})
-	if err == nil {
-		fmt.Printf("%d definitions moved from the database to %s; commit them and restart.\n", len(defs), *dir)
-	}
-	return err
+	// The stored copies stay: deleting them would take the types offline
+	// on every node still running without these files. At the next start
+	// the files define the types, and an identical stored copy is ignored.
+	fmt.Printf("%d definitions written to %s; commit them. The running server keeps serving them; after a restart the files define them.\n", len(defs), *out)
+	return nil
 }
 
 // definitionPath places a definition as Strapi lays out its files.

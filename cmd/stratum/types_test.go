@@ -29,11 +29,22 @@ func TestTypesExport(t *testing.T) {
 	if _, err := a.Engine.Create(ctx, engine.AllowAll{}, memos, map[string]any{"text": "kept"}, engine.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	a.Store.Close()
-
+	// Exported while the server runs: it keeps serving the type (its
+	// schema version does not move).
+	_, before, _ := a.Store.Definitions(ctx)
 	if err := typesCmd([]string{"export", "--dir", dir}); err != nil {
 		t.Fatal(err)
 	}
+	if _, after, _ := a.Store.Definitions(ctx); after != before {
+		t.Fatalf("schema version moved by the export: %d -> %d", before, after)
+	}
+	if err := a.Engine.Reload(ctx); err != nil {
+		t.Fatalf("a running node reloading after the export: %v", err)
+	}
+	if _, ok := a.Engine.Route("memos"); !ok {
+		t.Fatal("the running server lost memos")
+	}
+	a.Store.Close()
 	b, err := os.ReadFile(filepath.Join(dir, "src", "api", "memo", "content-types", "memo", "schema.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,17 +6,22 @@ package blogseed
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Stats says what Seed made.
 type Stats struct {
 	Articles, Authors, Categories, Tags int
 }
+
+// ErrSeeded is returned when the project already holds seeded documents.
+var ErrSeeded = errors.New("already seeded")
 
 // Seed creates n articles with their authors, categories and tags.
 func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
@@ -35,6 +40,17 @@ func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
 			return st, err
 		}
 		cols[name] = c
+	}
+	// Seeding is deterministic: a second run would make the same authors
+	// and categories again, and their unique emails and names refuse it.
+	withCount := true
+	res, err := e.Find(ctx, engine.AllowAll{}, cols["articles"], &query.Query{Status: query.Draft,
+		Page: query.Pagination{PageSize: 1, WithCount: &withCount}})
+	if err != nil {
+		return st, err
+	}
+	if res.Meta.Total > 0 {
+		return st, fmt.Errorf("%w: the project has %d articles; to seed again, start from an empty database", ErrSeeded, res.Meta.Total)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	mk := func(c engine.Collection, data map[string]any) (string, error) {
