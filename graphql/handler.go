@@ -49,6 +49,9 @@ type Config struct {
 	// MaxCost bounds an operation's estimated cost (cost.go): 100000 when
 	// 0, -1 turns the limit off.
 	MaxCost int `json:"maxCost"`
+	// MaxBatch bounds the operations of one batched request (10 when 0;
+	// -1 refuses batches).
+	MaxBatch int `json:"maxBatch"`
 	// Declarative customisations: contentTypes and resolversConfig (see
 	// customize.go).
 	declarative
@@ -88,6 +91,13 @@ func (c *Config) maxBody() int64 {
 		return 1 << 20
 	}
 	return c.MaxBodySize
+}
+
+func (c *Config) maxBatch() int {
+	if c.MaxBatch == 0 {
+		return 10
+	}
+	return c.MaxBatch
 }
 
 func (c *Config) maxFields() int {
@@ -175,6 +185,8 @@ type Server struct {
 	// counts the operations it answered.
 	slow     bool
 	fastRuns atomic.Int64
+	// persistedQ holds automatic persisted queries by hash.
+	persistedQ persistedQueries
 }
 
 // built is one GraphQL schema with what it was built from. Requests take
@@ -299,6 +311,7 @@ type params struct {
 	Query         string          `json:"query"`
 	Variables     json.RawMessage `json:"variables"`
 	OperationName string          `json:"operationName"`
+	Extensions    json.RawMessage `json:"extensions"`
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -306,7 +319,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		q := r.URL.Query()
-		if q.Get("query") == "" {
+		if q.Get("query") == "" && q.Get("extensions") == "" {
 			if s.cfg.playground() && strings.Contains(r.Header.Get("Accept"), "text/html") {
 				s.playground(w, r)
 				return
@@ -321,6 +334,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Query, p.OperationName = q.Get("query"), q.Get("operationName")
 		if v := q.Get("variables"); v != "" {
 			p.Variables = json.RawMessage(v)
+		}
+		if v := q.Get("extensions"); v != "" {
+			p.Extensions = json.RawMessage(v)
 		}
 	case http.MethodPost:
 		if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
@@ -346,8 +362,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if len(body) > 0 && body[0] == '[' {
-			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest,
-				"Batched requests are not supported: send one operation per request", nil))
+			s.batch(w, r, body)
 			return
 		}
 		if err := json.Unmarshal(body, &p); err != nil {
@@ -358,6 +373,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, POST")
 		writeErrors(w, http.StatusMethodNotAllowed, requestError(codeBadRequest, "Method Not Allowed", nil))
 		return
+	}
+	principal, err := s.authn.Authenticate(r)
+	if err != nil {
+		writeRESTError(w, errs.From(err))
+		return
+	}
+	s.run(w, r, &p, principal)
+}
+
+// run checks one operation's parameters and runs it.
+func (s *Server) run(w http.ResponseWriter, r *http.Request, p *params, principal *auth.Principal) {
+	if len(p.Extensions) > 0 {
+		if e := s.persisted(p); e != nil {
+			writeErrors(w, http.StatusOK, *e) // Apollo clients read the code and send the query
+			return
+		}
 	}
 	if strings.TrimSpace(p.Query) == "" {
 		writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, "POST body missing a query: send {\"query\": \"...\"}", nil))
@@ -375,18 +406,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	principal, err := s.authn.Authenticate(r)
-	if err != nil {
-		writeRESTError(w, errs.From(err))
-		return
-	}
 	b, err := s.current()
 	if err != nil {
 		s.log.Error("graphql schema unavailable", "err", err)
 		writeErrors(w, http.StatusInternalServerError, requestError("INTERNAL_SERVER_ERROR", "The GraphQL schema could not be built", nil))
 		return
 	}
-	s.execute(w, r, b, &p, principal)
+	s.execute(w, r, b, p, principal)
 }
 
 func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *params, principal *auth.Principal) {
