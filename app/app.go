@@ -23,6 +23,7 @@ import (
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
 	"github.com/stratum-cms/stratum/upload"
+	"github.com/stratum-cms/stratum/webhooks"
 )
 
 // Options tune how an App is built; the zero value builds what
@@ -45,9 +46,15 @@ type App struct {
 	Auth    *auth.Service
 	Upload  *upload.Service
 	GraphQL *graphql.Server
+	// Webhooks are delivered by every node from the outbox, while the
+	// App is open.
+	Webhooks *webhooks.Service
 	// HTTP serves the content API, the admin API, uploads and GraphQL.
 	HTTP *echo.Echo
 	log  *slog.Logger
+
+	stop context.CancelFunc
+	done chan struct{}
 }
 
 // Open loads the project in dir, connects and migrates the database and
@@ -117,8 +124,11 @@ func (a *App) build(files engine.SchemaFiles) error {
 	}
 	eng.UseMedia(a.Upload)
 	// One trust setting for every client address (auth.ClientIP).
+	wcfg := cfg.Webhooks
+	wcfg.Log = a.log
+	a.Webhooks = webhooks.New(a.Store, wcfg)
 	rcfg := cfg.Rest
-	rcfg.Uploads, rcfg.TrustProxy = a.Upload, cfg.Proxy
+	rcfg.Uploads, rcfg.TrustProxy, rcfg.Webhooks = a.Upload, cfg.Proxy, a.Webhooks
 	a.HTTP = rest.New(rcfg, eng, a.Auth, a.log)
 	// The GraphQL schema becomes part of every registry snapshot: a schema
 	// GraphQL cannot serve stops the start, and a change to one is refused.
@@ -128,6 +138,12 @@ func (a *App) build(files engine.SchemaFiles) error {
 		return fmt.Errorf("graphql: %w", err)
 	}
 	a.HTTP.Any(gcfg.EndpointPath(), echo.WrapHandler(a.GraphQL))
+	bg, stop := context.WithCancel(context.Background())
+	a.stop, a.done = stop, make(chan struct{})
+	go func() {
+		defer close(a.done)
+		a.Webhooks.Run(bg)
+	}()
 	return nil
 }
 
@@ -145,5 +161,11 @@ func (a *App) Follow(ctx context.Context) {
 	})
 }
 
-// Close closes the database.
-func (a *App) Close() error { return a.Store.Close() }
+// Close stops the webhook deliveries and closes the database.
+func (a *App) Close() error {
+	if a.stop != nil {
+		a.stop()
+		<-a.done
+	}
+	return a.Store.Close()
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/upload"
+	"github.com/stratum-cms/stratum/webhooks"
 )
 
 // Config is everything a Stratum instance is built from: the project's
@@ -38,6 +39,9 @@ type Config struct {
 	Auth    auth.Config
 	GraphQL graphql.Config
 	Upload  upload.Config
+	// Webhooks is server.json "webhooks" (defaultHeaders) and delivery
+	// timing.
+	Webhooks webhooks.Config
 	// Email is config/plugins.json email.config: the mail provider of the
 	// account flows.
 	Email mail.Config
@@ -146,6 +150,9 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		Port     int    `json:"port"`
 		URL      string `json:"url"`
 		Proxy    bool   `json:"proxy"`
+		Webhooks struct {
+			DefaultHeaders map[string]string `json:"defaultHeaders"`
+		} `json:"webhooks"`
 		Security struct {
 			Headers        *bool  `json:"headers"`
 			FrameOptions   string `json:"frameOptions"`
@@ -165,6 +172,7 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		c.Port = server.Port
 	}
 	c.Proxy = server.Proxy
+	c.Webhooks.DefaultHeaders = server.Webhooks.DefaultHeaders
 	var db struct {
 		URL string `json:"url"`
 	}

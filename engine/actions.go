@@ -67,8 +67,10 @@ func (e *Engine) Publish(ctx context.Context, acc Access, c Collection, document
 				return err
 			}
 		}
-		out, err = e.publishRow(tx, ct, draft, now)
-		return err
+		if out, err = e.publishRow(tx, ct, draft, now); err != nil {
+			return err
+		}
+		return tx.Emit(entryEvent(EventPublish, ct, out, now))
 	})
 	if err != nil {
 		return nil, err
@@ -93,8 +95,11 @@ func (e *Engine) Unpublish(ctx context.Context, acc Access, c Collection, docume
 			return errs.NotFound()
 		}
 		out = draft
-		_, err = tx.Delete(c.Type, documentID, locale, VersionPublished)
-		return err
+		n, err := tx.Delete(c.Type, documentID, locale, VersionPublished)
+		if err != nil || n == 0 {
+			return err
+		}
+		return tx.Emit(entryEvent(EventUnpublish, c.Type, draft, e.now()))
 	})
 	if err != nil {
 		return nil, err

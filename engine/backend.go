@@ -105,6 +105,8 @@ type Tx interface {
 	Lock(ct *models.ContentType) error
 	// FirstDocumentID returns the document of a single type, or "".
 	FirstDocumentID(ct *models.ContentType) (string, error)
+	// Emit writes an event to the outbox, committed with the change.
+	Emit(ev *Event) error
 	// Meta reads and writes the key/value table of system settings.
 	Meta(key string) (string, bool, error)
 	SetMeta(key, value string) error

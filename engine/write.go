@@ -26,23 +26,25 @@ type WriteOptions struct {
 // Create makes a document (POST /api/:plural): published unless the status
 // is Draft, in one transaction.
 func (e *Engine) Create(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
-	return e.save(ctx, acc, c, "create", data, opt, func(tx Tx, locale string) (*Row, error) {
-		return e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
+	return e.save(ctx, acc, c, "create", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
+		r, err := e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
+		return r, true, err
 	})
 }
 
 // Update changes a document (PUT /api/:plural/:documentId): a partial
 // update of the draft, then a publish unless the status is Draft.
 func (e *Engine) Update(ctx context.Context, acc Access, c Collection, documentID string, data map[string]any, opt WriteOptions) (*Document, error) {
-	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, error) {
-		return e.update(tx, c, documentID, data, opt.Status, locale)
+	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
+		r, err := e.update(tx, c, documentID, data, opt.Status, locale)
+		return r, false, err
 	})
 }
 
 // save runs one document write: the permission, the locale, the write in
 // one transaction, and the written version shaped for the response.
 func (e *Engine) save(ctx context.Context, acc Access, c Collection, action string, data map[string]any, opt WriteOptions,
-	fn func(tx Tx, locale string) (*Row, error)) (*Document, error) {
+	fn func(tx Tx, locale string) (*Row, bool, error)) (*Document, error) {
 	if !acc.Can(c.Type.Action(action)) {
 		return nil, errs.Forbidden()
 	}
@@ -58,8 +60,15 @@ func (e *Engine) save(ctx context.Context, acc Access, c Collection, action stri
 	}
 	var out *Row
 	err = e.write(ctx, c, data, func(tx Tx) error {
-		out, err = fn(tx, locale)
-		return err
+		var created bool
+		if out, created, err = fn(tx, locale); err != nil {
+			return err
+		}
+		name := EventUpdate
+		if created {
+			name = EventCreate
+		}
+		return e.emitWrite(tx, c.Type, name, out)
 	})
 	if err != nil {
 		return nil, err
@@ -161,12 +170,19 @@ func (e *Engine) Delete(ctx context.Context, acc Access, c Collection, documentI
 	}
 	locale := e.locale(c.Type, opt.Locale)
 	return e.store.Write(ctx, func(tx Tx) error {
+		gone, err := tx.Get(c.Type, documentID, locale, VersionAny)
+		if err != nil {
+			return err
+		}
 		n, err := tx.Delete(c.Type, documentID, locale, VersionAny)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if n == 0 || gone == nil {
 			return errs.NotFound()
+		}
+		if err := tx.Emit(entryEvent(EventDelete, c.Type, gone, e.now())); err != nil {
+			return err
 		}
 		return e.dropReferences(tx, c, documentID)
 	})
@@ -174,25 +190,28 @@ func (e *Engine) Delete(ctx context.Context, acc Access, c Collection, documentI
 
 // PutSingle creates or updates the document of a single type.
 func (e *Engine) PutSingle(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
-	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, error) {
+	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
 		if err := tx.Lock(c.Type); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		id, err := tx.FirstDocumentID(c.Type)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if id == "" {
-			return e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
+			r, err := e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
+			return r, true, err
 		}
 		existing, err := tx.Get(c.Type, id, locale, VersionAny)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if existing == nil { // a new locale of the single document
-			return e.create(tx, c, id, data, opt.Status, locale)
+			r, err := e.create(tx, c, id, data, opt.Status, locale)
+			return r, true, err
 		}
-		return e.update(tx, c, id, data, opt.Status, locale)
+		r, err := e.update(tx, c, id, data, opt.Status, locale)
+		return r, false, err
 	})
 }
 
@@ -207,8 +226,17 @@ func (e *Engine) DeleteSingle(ctx context.Context, acc Access, c Collection, opt
 		if err != nil || id == "" {
 			return err
 		}
+		gone, err := tx.Get(c.Type, id, locale, VersionAny)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.Delete(c.Type, id, locale, VersionAny); err != nil {
 			return err
+		}
+		if gone != nil {
+			if err := tx.Emit(entryEvent(EventDelete, c.Type, gone, e.now())); err != nil {
+				return err
+			}
 		}
 		return e.dropReferences(tx, c, id)
 	})

@@ -36,6 +36,9 @@ func (s *Server) adminRoutes(ec *echo.Echo) {
 	g.POST("/content-manager/:uid/:documentId/actions/:action", s.documentAction)
 
 	s.adminTypeRoutes(g)
+	if s.cfg.Webhooks != nil {
+		s.webhookRoutes(g)
+	}
 }
 
 const adminKey = "admin"

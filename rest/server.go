@@ -15,6 +15,7 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/upload"
+	"github.com/stratum-cms/stratum/webhooks"
 )
 
 // Config holds the HTTP settings of the content API.
@@ -33,6 +34,8 @@ type Config struct {
 	Headers SecurityHeaders
 	// CORS is strapi::cors (config/middlewares.json).
 	CORS CORS
+	// Webhooks, when set, are managed under /admin/webhooks.
+	Webhooks *webhooks.Service
 }
 
 // Server is the REST layer over an engine.

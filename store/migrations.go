@@ -127,6 +127,43 @@ var migrations = []migration{
 		sqlite:   []string{`ALTER TABLE up_users ADD COLUMN tokens_valid_after integer NOT NULL DEFAULT 0`},
 		postgres: []string{`ALTER TABLE up_users ADD COLUMN IF NOT EXISTS tokens_valid_after bigint NOT NULL DEFAULT 0`},
 	},
+	{
+		// Webhooks, the outbox of document events (written in the
+		// transaction of the change) and the deliveries of events to
+		// webhooks. Times are Unix milliseconds.
+		version: 3,
+		name:    "webhooks and the event outbox",
+		sqlite: []string{
+			`CREATE TABLE stratum_webhooks (id integer PRIMARY KEY AUTOINCREMENT, name text NOT NULL, url text NOT NULL,
+	headers text NOT NULL, events text NOT NULL, enabled boolean NOT NULL, secret text NOT NULL DEFAULT '',
+	created_at bigint NOT NULL, updated_at bigint NOT NULL)`,
+			`CREATE TABLE stratum_events (id integer PRIMARY KEY AUTOINCREMENT, event text NOT NULL, uid text NOT NULL,
+	document_id text NOT NULL, locale text NOT NULL, payload text NOT NULL, created_at bigint NOT NULL,
+	dispatched boolean NOT NULL DEFAULT false)`,
+			`CREATE INDEX stratum_events_created_idx ON stratum_events (created_at)`,
+			`CREATE INDEX stratum_events_undispatched_idx ON stratum_events (id) WHERE dispatched = false`,
+			`CREATE TABLE stratum_deliveries (id integer PRIMARY KEY AUTOINCREMENT, webhook_id bigint NOT NULL, event_id bigint NOT NULL,
+	status text NOT NULL, attempts integer NOT NULL DEFAULT 0, next_at bigint NOT NULL, lease_until bigint NOT NULL DEFAULT 0,
+	last_status integer NOT NULL DEFAULT 0, last_error text NOT NULL DEFAULT '', created_at bigint NOT NULL, updated_at bigint NOT NULL)`,
+			`CREATE UNIQUE INDEX stratum_deliveries_uq ON stratum_deliveries (webhook_id, event_id)`,
+			`CREATE INDEX stratum_deliveries_pending_idx ON stratum_deliveries (status, webhook_id, id)`,
+		},
+		postgres: []string{
+			`CREATE TABLE stratum_webhooks (id bigserial PRIMARY KEY, name text NOT NULL, url text NOT NULL,
+	headers text NOT NULL, events text NOT NULL, enabled boolean NOT NULL, secret text NOT NULL DEFAULT '',
+	created_at bigint NOT NULL, updated_at bigint NOT NULL)`,
+			`CREATE TABLE stratum_events (id bigserial PRIMARY KEY, event text NOT NULL, uid text NOT NULL,
+	document_id text NOT NULL, locale text NOT NULL, payload text NOT NULL, created_at bigint NOT NULL,
+	dispatched boolean NOT NULL DEFAULT false)`,
+			`CREATE INDEX stratum_events_created_idx ON stratum_events (created_at)`,
+			`CREATE INDEX stratum_events_undispatched_idx ON stratum_events (id) WHERE dispatched = false`,
+			`CREATE TABLE stratum_deliveries (id bigserial PRIMARY KEY, webhook_id bigint NOT NULL, event_id bigint NOT NULL,
+	status text NOT NULL, attempts integer NOT NULL DEFAULT 0, next_at bigint NOT NULL, lease_until bigint NOT NULL DEFAULT 0,
+	last_status integer NOT NULL DEFAULT 0, last_error text NOT NULL DEFAULT '', created_at bigint NOT NULL, updated_at bigint NOT NULL)`,
+			`CREATE UNIQUE INDEX stratum_deliveries_uq ON stratum_deliveries (webhook_id, event_id)`,
+			`CREATE INDEX stratum_deliveries_pending_idx ON stratum_deliveries (status, webhook_id, id)`,
+		},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.

@@ -514,3 +514,10 @@ func removeMorphItem(extra []byte, a *models.Attribute, uid, documentID string) 
 	}
 	return out
 }
+
+func (t *txn) Emit(ev *engine.Event) error {
+	_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES ("+
+		t.ph(1)+", "+t.ph(2)+", "+t.ph(3)+", "+t.ph(4)+", "+t.ph(5)+", "+t.ph(6)+")",
+		ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
+	return err
+}

@@ -84,7 +84,11 @@ func Open(url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
-	wg, err := gorm.Open(sqlite.Open(dsn), cfg)
+	// Write transactions take the write lock when they begin: one that
+	// read first and then wrote could not wait for another process's
+	// writer (SQLite answers BUSY at once to such an upgrade), which was a
+	// 500 with two servers or a server and a command on one file.
+	wg, err := gorm.Open(sqlite.Open(dsn+"&_txlock=immediate"), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
