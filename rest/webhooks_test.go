@@ -286,3 +286,38 @@ func TestWebhookOutboxAcrossNodes(t *testing.T) {
 		}
 	})
 }
+
+// Media events: an upload, its info update and its deletion.
+func TestMediaWebhooks(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		rec := newReceiver(t)
+		e := openBlog(t, db, testenv.Options{Public: uploadActions, Tune: fastWebhooks(20 * time.Millisecond)})
+		admin := bearer(adminJWT(t, e))
+		e.Do("POST", "/admin/webhooks", map[string]any{"name": "media", "url": rec.URL,
+			"events": []any{"media.create", "media.update", "media.delete"}}, admin...)
+		status, body := uploadFiles(t, e, "", map[string][]byte{"notes.txt": []byte("hello")}, "")
+		if status != 201 {
+			t.Fatalf("upload: %d %s", status, body)
+		}
+		var files []map[string]any
+		_ = json.Unmarshal(body, &files)
+		id := int(files[0]["id"].(float64))
+		if status, body := uploadFiles(t, e, fmt.Sprintf("?id=%d", id), nil, `{"caption":"Notes"}`); status != 200 {
+			t.Fatalf("update: %d %s", status, body)
+		}
+		if r := e.Do("DELETE", fmt.Sprintf("/api/upload/files/%d", id), nil); r.Status != 200 {
+			t.Fatalf("delete: %d %s", r.Status, r.Body)
+		}
+		got := rec.wait(t, 3)
+		for i, want := range []string{"media.create", "media.update", "media.delete"} {
+			p := got[i].Payload
+			media, _ := p["media"].(map[string]any)
+			if p["event"] != want || got[i].Header.Get("X-Strapi-Event") != want || media["name"] != "notes.txt" || media["id"] != float64(id) {
+				t.Fatalf("%s: %s", want, got[i].Body)
+			}
+		}
+		if got[1].Payload["media"].(map[string]any)["caption"] != "Notes" {
+			t.Fatalf("update payload: %s", got[1].Body)
+		}
+	})
+}

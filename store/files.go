@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/stratum-cms/stratum/upload"
 )
@@ -18,16 +19,27 @@ var _ upload.FileStore = (*Store)(nil)
 const fileCols = "id, document_id, name, alternative_text, caption, width, height, formats, hash, " +
 	"COALESCE(ext, ''), COALESCE(mime, ''), COALESCE(size, 0), COALESCE(url, ''), created_at, updated_at"
 
-// CreateFile inserts a file row and sets its id.
+// CreateFile inserts a file row, sets its id and writes its media.create
+// event, in one transaction.
 func (s *Store) CreateFile(ctx context.Context, r *upload.FileRecord) error {
-	ph := make([]string, 14)
-	for i := range ph {
-		ph[i] = s.d.Placeholder(i + 1)
-	}
-	return s.write.QueryRowContext(ctx, "INSERT INTO stratum_files (document_id, name, alternative_text, caption, width, height, "+
-		"formats, hash, ext, mime, size, url, created_at, updated_at) VALUES ("+strings.Join(ph, ", ")+") RETURNING id",
-		r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL,
-		r.CreatedAt, r.UpdatedAt).Scan(&r.ID)
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, "INSERT INTO stratum_files (document_id, name, alternative_text, caption, width, height, "+
+			"formats, hash, ext, mime, size, url, created_at, updated_at) VALUES ("+s.phs(1, 14)+") RETURNING id",
+			r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL,
+			r.CreatedAt, r.UpdatedAt).Scan(&r.ID)
+		if err != nil {
+			return err
+		}
+		return s.emitMedia(ctx, tx, upload.EventMediaCreate, r)
+	})
+}
+
+// emitMedia writes a media event to the outbox in tx.
+func (s *Store) emitMedia(ctx context.Context, tx *sql.Tx, event string, r *upload.FileRecord) error {
+	now := time.Now()
+	_, err := tx.ExecContext(ctx, "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES ("+
+		s.phs(1, 6)+")", event, upload.FileUID, r.DocumentID, "", string(upload.MediaPayload(event, r, now)), now.UnixMilli())
+	return err
 }
 
 // File returns one file row, nil when there is none. It reads on the read
@@ -84,14 +96,36 @@ func (s *Store) UpdateFile(ctx context.Context, id int64, u upload.FileUpdate) e
 		}
 	}
 	args = append(args, id)
-	_, err := s.write.ExecContext(ctx, "UPDATE stratum_files SET "+strings.Join(set, ", ")+" WHERE id = "+s.d.Placeholder(len(args)), args...)
-	return err
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "UPDATE stratum_files SET "+strings.Join(set, ", ")+" WHERE id = "+s.d.Placeholder(len(args)), args...); err != nil {
+			return err
+		}
+		r, err := scanFile(tx.QueryRowContext(ctx, "SELECT "+fileCols+" FROM stratum_files WHERE id = "+s.d.Placeholder(1), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return s.emitMedia(ctx, tx, upload.EventMediaUpdate, r)
+	})
 }
 
-// DeleteFile removes a file row.
+// DeleteFile removes a file row and writes its media.delete event.
 func (s *Store) DeleteFile(ctx context.Context, id int64) error {
-	_, err := s.write.ExecContext(ctx, "DELETE FROM stratum_files WHERE id = "+s.d.Placeholder(1), id)
-	return err
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		r, err := scanFile(tx.QueryRowContext(ctx, "SELECT "+fileCols+" FROM stratum_files WHERE id = "+s.d.Placeholder(1), id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM stratum_files WHERE id = "+s.d.Placeholder(1), id); err != nil {
+			return err
+		}
+		return s.emitMedia(ctx, tx, upload.EventMediaDelete, r)
+	})
 }
 
 func scanFile(row interface{ Scan(...any) error }) (*upload.FileRecord, error) {

@@ -88,7 +88,7 @@ type File struct {
 
 const timeLayout = "2006-01-02T15:04:05.000Z"
 
-func (r *FileRecord) view() *File {
+func (r *FileRecord) View() *File {
 	f := &File{ID: r.ID, DocumentID: r.DocumentID, Name: r.Name, AlternativeText: r.AlternativeText, Caption: r.Caption,
 		Width: r.Width, Height: r.Height, Formats: json.RawMessage("null"), Hash: r.Hash, Ext: r.Ext, Mime: r.Mime,
 		Size: r.Size, URL: r.URL, Provider: "local", ProviderMetadata: json.RawMessage("null"),
@@ -163,7 +163,7 @@ func (s *Service) List(ctx context.Context) ([]*File, error) {
 	}
 	out := make([]*File, len(rows))
 	for i, r := range rows {
-		out[i] = r.view()
+		out[i] = r.View()
 	}
 	return out, nil
 }
@@ -177,7 +177,7 @@ func (s *Service) Get(ctx context.Context, id int64) (*File, error) {
 	if r == nil {
 		return nil, notFound()
 	}
-	return r.view(), nil
+	return r.View(), nil
 }
 
 // Delete removes a file, its formats from the disk and its row.
@@ -217,7 +217,7 @@ func (s *Service) Files(ctx context.Context, ids []int64) (map[int64]json.RawMes
 		return nil, err
 	}
 	for _, r := range rows {
-		b, err := json.Marshal(r.view())
+		b, err := json.Marshal(r.View())
 		if err != nil {
 			return nil, err
 		}

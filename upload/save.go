@@ -78,7 +78,7 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 		cleanup()
 		return nil, err
 	}
-	return r.view(), nil
+	return r.View(), nil
 }
 
 // Update changes what is said about a file (Strapi's POST /api/upload?id=).
