@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/stratum-cms/stratum/graphql"
 	"github.com/stratum-cms/stratum/mail"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/realtime"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
 	"github.com/stratum-cms/stratum/upload"
@@ -49,6 +51,8 @@ type App struct {
 	// Webhooks are delivered by every node from the outbox, while the
 	// App is open.
 	Webhooks *webhooks.Service
+	// Realtime streams document events at /api/realtime.
+	Realtime *realtime.Hub
 	// HTTP serves the content API, the admin API, uploads and GraphQL.
 	HTTP *echo.Echo
 	log  *slog.Logger
@@ -128,7 +132,10 @@ func (a *App) build(files engine.SchemaFiles) error {
 	wcfg.Log = a.log
 	a.Webhooks = webhooks.New(a.Store, wcfg)
 	rcfg := cfg.Rest
-	rcfg.Uploads, rcfg.TrustProxy, rcfg.Webhooks = a.Upload, cfg.Proxy, a.Webhooks
+	rtcfg := cfg.Realtime
+	rtcfg.Log = a.log
+	a.Realtime = realtime.New(a.Store, rtcfg)
+	rcfg.Uploads, rcfg.TrustProxy, rcfg.Webhooks, rcfg.Realtime = a.Upload, cfg.Proxy, a.Webhooks, a.Realtime
 	a.HTTP = rest.New(rcfg, eng, a.Auth, a.log)
 	// The GraphQL schema becomes part of every registry snapshot: a schema
 	// GraphQL cannot serve stops the start, and a change to one is refused.
@@ -142,7 +149,14 @@ func (a *App) build(files engine.SchemaFiles) error {
 	a.stop, a.done = stop, make(chan struct{})
 	go func() {
 		defer close(a.done)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.Realtime.Run(bg)
+		}()
 		a.Webhooks.Run(bg)
+		wg.Wait()
 	}()
 	return nil
 }

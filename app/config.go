@@ -17,6 +17,7 @@ import (
 	"github.com/stratum-cms/stratum/graphql"
 	"github.com/stratum-cms/stratum/mail"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/realtime"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/upload"
 	"github.com/stratum-cms/stratum/webhooks"
@@ -42,6 +43,8 @@ type Config struct {
 	// Webhooks is server.json "webhooks" (defaultHeaders) and delivery
 	// timing.
 	Webhooks webhooks.Config
+	// Realtime tunes /api/realtime's streams.
+	Realtime realtime.Config
 	// Email is config/plugins.json email.config: the mail provider of the
 	// account flows.
 	Email mail.Config

@@ -235,6 +235,9 @@ func (h *Hub) unsubscribe(s *sub) {
 	}
 }
 
+// Close ends every stream and refuses new ones (server shutdown).
+func (h *Hub) Close() { h.close() }
+
 func (h *Hub) close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()

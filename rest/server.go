@@ -14,6 +14,7 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/realtime"
 	"github.com/stratum-cms/stratum/upload"
 	"github.com/stratum-cms/stratum/webhooks"
 )
@@ -36,6 +37,8 @@ type Config struct {
 	CORS CORS
 	// Webhooks, when set, are managed under /admin/webhooks.
 	Webhooks *webhooks.Service
+	// Realtime, when set, streams events at /api/realtime.
+	Realtime *realtime.Hub
 }
 
 // Server is the REST layer over an engine.
@@ -86,6 +89,9 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	}
 	if cfg.Uploads != nil {
 		s.uploadRoutes(ec, g)
+	}
+	if cfg.Realtime != nil {
+		g.GET("/realtime", s.realtime)
 	}
 	g.GET("/:name", s.list)
 	g.POST("/:name", s.create)

@@ -63,6 +63,9 @@ func serve(args []string) error {
 	// Stop accepting, let requests in flight finish (bounded), then close
 	// the database: every write is one transaction, so none is half done.
 	log.Info("shutting down")
+	// Event streams end first (clients reconnect to another node with
+	// Last-Event-ID); they would otherwise hold Shutdown to its limit.
+	srv.RegisterOnShutdown(a.Realtime.Close)
 	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
