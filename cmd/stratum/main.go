@@ -13,6 +13,7 @@ Usage:
   stratum new DIR [--template blog]                 scaffold a project folder
   stratum seed [--dir DIR] [--articles N]           fill a project with example documents
   stratum types export [--dir DIR] [--out DIR]      write the types defined through the admin API as files
+  stratum types ts [--dir DIR]                      print TypeScript definitions of every type
   stratum health [--dir DIR] [--url URL]            exit 0 when the project's server answers /_health with 200
   stratum admin create --email E --password P [--dir DIR]
                                                     create an admin of the admin API

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,13 +16,17 @@ import (
 	"github.com/stratum-cms/stratum/app"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/store"
+	"github.com/stratum-cms/stratum/tsgen"
 )
 
 // typesCmd handles `stratum types export`: the content-types and components
 // defined through the admin API become schema files for version control.
 func typesCmd(args []string) error {
+	if len(args) > 0 && args[0] == "ts" {
+		return typesTS(args[1:], os.Stdout)
+	}
 	if len(args) == 0 || args[0] != "export" {
-		return errors.New("types: usage: stratum types export [--dir DIR] [--out DIR]")
+		return errors.New("types: usage: stratum types export [--dir DIR] [--out DIR] | stratum types ts [--dir DIR]")
 	}
 	fs := flag.NewFlagSet("types export", flag.ContinueOnError)
 	dir := fs.String("dir", ".", "project folder (its config and database)")
@@ -165,4 +171,21 @@ func dropKeys(b []byte, drop map[string]bool) []byte {
 		return b
 	}
 	return out.Bytes()
+}
+
+// typesTS prints the TypeScript definitions of the project's types (files
+// and those defined through the admin API).
+func typesTS(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("types ts", flag.ContinueOnError)
+	dir := fs.String("dir", ".", "project folder")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	a, err := open(*dir, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	_, err = io.WriteString(out, tsgen.Generate(a.Engine.Registry.Current().Schema))
+	return err
 }
