@@ -27,7 +27,7 @@ func TestTypeScriptTypes(t *testing.T) {
 	}
 	r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Typed", "kind": "news", "views": 3,
 		"author": author.Data()["documentId"], "seo": map[string]any{"metaTitle": "T"},
-		"blocks": []any{map[string]any{"__component": "shared.quote", "body": "q"}},
+		"blocks":  []any{map[string]any{"__component": "shared.quote", "body": "q"}},
 		"content": []any{map[string]any{"type": "paragraph", "children": []any{map[string]any{"type": "text", "text": "hi"}}}}}})
 	if r.Status != 201 {
 		t.Fatalf("article: %d %s", r.Status, r.Body)
