@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -21,6 +22,7 @@ import (
 	"github.com/stratum-cms/stratum/graphql"
 	"github.com/stratum-cms/stratum/mail"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/openapi"
 	"github.com/stratum-cms/stratum/realtime"
 	"github.com/stratum-cms/stratum/rest"
 	"github.com/stratum-cms/stratum/store"
@@ -132,6 +134,14 @@ func (a *App) build(files engine.SchemaFiles) error {
 	wcfg.Log = a.log
 	a.Webhooks = webhooks.New(a.Store, wcfg)
 	rcfg := cfg.Rest
+	if !cfg.OpenAPIOff {
+		oopts := openapi.Options{Title: filepath.Base(cfg.Dir) + " content API", Prefix: cfg.Rest.Prefix}
+		part, err := eng.Registry.Derive("OpenAPI", func(ms *models.Schema) (any, error) { return openapi.Serve(ms, oopts) })
+		if err != nil {
+			return err
+		}
+		rcfg.OpenAPI = func() any { return eng.Registry.Current().Part(part) }
+	}
 	rtcfg := cfg.Realtime
 	rtcfg.Log = a.log
 	a.Realtime = realtime.New(a.Store, rtcfg)

@@ -45,6 +45,8 @@ type Config struct {
 	Webhooks webhooks.Config
 	// Realtime tunes /api/realtime's streams.
 	Realtime realtime.Config
+	// OpenAPIOff stops serving /openapi.json (server.json "openapi": false).
+	OpenAPIOff bool
 	// Email is config/plugins.json email.config: the mail provider of the
 	// account flows.
 	Email mail.Config
@@ -156,6 +158,7 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		Webhooks struct {
 			DefaultHeaders map[string]string `json:"defaultHeaders"`
 		} `json:"webhooks"`
+		OpenAPI *bool `json:"openapi"`
 		Security struct {
 			Headers        *bool  `json:"headers"`
 			FrameOptions   string `json:"frameOptions"`
@@ -176,6 +179,7 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	}
 	c.Proxy = server.Proxy
 	c.Webhooks.DefaultHeaders = server.Webhooks.DefaultHeaders
+	c.OpenAPIOff = server.OpenAPI != nil && !*server.OpenAPI
 	var db struct {
 		URL string `json:"url"`
 	}

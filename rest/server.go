@@ -39,6 +39,9 @@ type Config struct {
 	Webhooks *webhooks.Service
 	// Realtime, when set, streams events at /api/realtime.
 	Realtime *realtime.Hub
+	// OpenAPI, when set, returns the current snapshot's *openapi.Served,
+	// served at /openapi.json.
+	OpenAPI func() any
 }
 
 // Server is the REST layer over an engine.
@@ -78,6 +81,9 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	// Headers first, so that every answer has them, refusals included.
 	ec.Pre(s.securityHeaders, s.cors, httpManners, checkRequestText)
 	ec.GET("/_health", s.health)
+	if cfg.OpenAPI != nil {
+		ec.GET("/openapi.json", s.openAPI)
+	}
 
 	// Types are looked up per request in the current registry snapshot, so
 	// content-types added while serving need no new routes.

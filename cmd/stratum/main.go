@@ -14,6 +14,7 @@ Usage:
   stratum seed [--dir DIR] [--articles N]           fill a project with example documents
   stratum types export [--dir DIR] [--out DIR]      write the types defined through the admin API as files
   stratum types ts [--dir DIR]                      print TypeScript definitions of every type
+  stratum openapi [--dir DIR]                       print the OpenAPI 3.1 document of the REST API
   stratum health [--dir DIR] [--url URL]            exit 0 when the project's server answers /_health with 200
   stratum admin create --email E --password P [--dir DIR]
                                                     create an admin of the admin API
@@ -43,6 +44,8 @@ func main() {
 		err = typesCmd(os.Args[2:])
 	case "health":
 		err = health(os.Args[2:])
+	case "openapi":
+		err = openAPICmd(os.Args[2:], os.Stdout)
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return

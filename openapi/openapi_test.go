@@ -1,0 +1,57 @@
+package openapi_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"github.com/stratum-cms/stratum/internal/testdb"
+	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/openapi"
+)
+
+func schemaOf(t *testing.T, dir string) *models.Schema {
+	t.Helper()
+	types, comps, err := models.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := models.Build(types, comps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDocumentIsValid: the documents of the example project and of the
+// REST tests' project (every attribute type, components, zones, relations
+// of every kind) pass the OpenAPI 3.1 specification's schema.
+func TestDocumentIsValid(t *testing.T) {
+	for _, dir := range []string{filepath.Join(testdb.Root(), "examples", "blog"), filepath.Join(testdb.Root(), "rest", "testdata", "project")} {
+		b, err := openapi.Build(schemaOf(t, dir), openapi.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := libopenapi.NewDocument(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, errs := validator.NewValidator(doc)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", dir, errs)
+		}
+		if ok, verrs := v.ValidateDocument(); !ok {
+			for _, e := range verrs {
+				t.Errorf("%s: %s: %s", dir, e.Message, e.Reason)
+			}
+		}
+		var d map[string]any
+		_ = json.Unmarshal(b, &d)
+		if d["openapi"] != "3.1.0" {
+			t.Fatalf("version %v", d["openapi"])
+		}
+	}
+}
