@@ -158,7 +158,7 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		Webhooks struct {
 			DefaultHeaders map[string]string `json:"defaultHeaders"`
 		} `json:"webhooks"`
-		OpenAPI *bool `json:"openapi"`
+		OpenAPI  *bool `json:"openapi"`
 		Security struct {
 			Headers        *bool  `json:"headers"`
 			FrameOptions   string `json:"frameOptions"`

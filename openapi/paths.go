@@ -67,7 +67,7 @@ func addPluginPaths(paths obj, prefix string) {
 		answer("Sent", obj{"type": "object", "properties": obj{"email": str, "sent": obj{"type": "boolean"}}}))
 	paths[prefix+"/auth/email-confirmation"] = obj{"get": obj{"summary": "Confirm an email", "tags": []any{"Users-Permissions"},
 		"parameters": []any{obj{"name": "confirmation", "in": "query", "required": true, "schema": str}},
-		"responses": withErrors(obj{"302": obj{"description": "To the confirmation page"}}, "400")}}
+		"responses":  withErrors(obj{"302": obj{"description": "To the confirmation page"}}, "400")}}
 	userTag := []any{"Users-Permissions"}
 	paths[prefix+"/users"] = obj{
 		"get": obj{"summary": "List users", "tags": userTag, "parameters": pref("filters", "sort", "pagination", "fields", "populate"),
