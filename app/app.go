@@ -87,6 +87,7 @@ func Open(dir string, o Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
+	logProject(o.Log, dir, types, comps)
 	// Refuse a production start without its secrets before touching the database.
 	if err := auth.CheckSecrets(cfg.Env, cfg.Auth.Getenv); err != nil {
 		return nil, err
@@ -192,4 +193,26 @@ func (a *App) Close() error {
 		<-a.done
 	}
 	return a.Store.Close()
+}
+
+// logProject says, once per file, what of a Strapi project is not run, and
+// what loading accepted with a change.
+func logProject(log *slog.Logger, dir string, types []*models.ContentType, comps []*models.Component) {
+	for _, t := range types {
+		for _, w := range t.Warnings {
+			log.Warn(w)
+		}
+	}
+	for _, c := range comps {
+		for _, w := range c.Warnings {
+			log.Warn(w)
+		}
+	}
+	r := Check(dir)
+	for _, s := range r.Skipped {
+		log.Warn("not run", "file", s.Path, "why", s.Why)
+	}
+	if len(r.Skipped) > 0 {
+		log.Warn(fmt.Sprintf("%d files of custom code or JavaScript configuration are not run; `stratum check` lists them, the README says how to express the common cases", len(r.Skipped)))
+	}
 }

@@ -45,6 +45,9 @@ type ContentType struct {
 	Source string
 	// Raw is the definition as read, so it can be written back unchanged.
 	Raw json.RawMessage
+	// Warnings are what loading it accepted with a change (a custom field
+	// kept as JSON, ...), for the start's log and `stratum check`.
+	Warnings []string
 
 	byName map[string]*Attribute
 }
@@ -58,6 +61,7 @@ type Component struct {
 	Attributes     []*Attribute
 	Source         string
 	Raw            json.RawMessage
+	Warnings       []string
 
 	byName map[string]*Attribute
 }

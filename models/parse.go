@@ -43,7 +43,7 @@ func ParseContentType(uid, src string, b []byte) (*ContentType, error) {
 	if err := decodeStrict(b, &raw); err != nil {
 		return nil, defErr(src, "", "invalid JSON: %v", err)
 	}
-	attrs, err := parseAttributes(src, raw.Attributes)
+	attrs, warnings, err := parseAttributes(src, raw.Attributes)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func ParseContentType(uid, src string, b []byte) (*ContentType, error) {
 	ct := &ContentType{
 		UID: uid, Kind: raw.Kind, CollectionName: raw.CollectionName, Info: raw.Info,
 		Options: raw.Options, Localized: raw.PluginOptions.I18n.Localized,
-		Attributes: attrs, Source: src, Raw: append(json.RawMessage(nil), b...),
+		Attributes: attrs, Source: src, Raw: append(json.RawMessage(nil), b...), Warnings: warnings,
 	}
 	ct.byName = indexAttrs(attrs)
 	return ct, nil
@@ -65,13 +65,13 @@ func ParseComponent(uid, category, src string, b []byte) (*Component, error) {
 	if err := decodeStrict(b, &raw); err != nil {
 		return nil, defErr(src, "", "invalid JSON: %v", err)
 	}
-	attrs, err := parseAttributes(src, raw.Attributes)
+	attrs, warnings, err := parseAttributes(src, raw.Attributes)
 	if err != nil {
 		return nil, err
 	}
 	c := &Component{
 		UID: uid, Category: category, CollectionName: raw.CollectionName, Info: raw.Info,
-		Attributes: attrs, Source: src, Raw: append(json.RawMessage(nil), b...),
+		Attributes: attrs, Source: src, Raw: append(json.RawMessage(nil), b...), Warnings: warnings,
 	}
 	c.byName = indexAttrs(attrs)
 	return c, nil
@@ -99,33 +99,37 @@ func decodeStrict(b []byte, v any) error {
 }
 
 // parseAttributes keeps the file's attribute order, which a map would lose.
-func parseAttributes(src string, b json.RawMessage) ([]*Attribute, error) {
+func parseAttributes(src string, b json.RawMessage) ([]*Attribute, []string, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, defErr(src, "", "missing \"attributes\" object")
+		return nil, nil, defErr(src, "", "missing \"attributes\" object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('{') {
-		return nil, defErr(src, "", "\"attributes\" must be an object")
+		return nil, nil, defErr(src, "", "\"attributes\" must be an object")
 	}
 	var attrs []*Attribute
+	var warnings []string
 	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, defErr(src, "", "invalid attributes: %v", err)
+			return nil, nil, defErr(src, "", "invalid attributes: %v", err)
 		}
 		name := tok.(string)
 		a := &Attribute{}
 		if err := dec.Decode(a); err != nil {
-			return nil, defErr(src, name, "invalid definition: %v", err)
+			return nil, nil, defErr(src, name, "invalid definition: %v", err)
 		}
 		if seen[name] {
-			return nil, defErr(src, name, "defined twice")
+			return nil, nil, defErr(src, name, "defined twice")
 		}
 		seen[name] = true
 		a.Name = name
+		if w := resolveCustomField(a); w != "" {
+			warnings = append(warnings, src+": "+w)
+		}
 		attrs = append(attrs, a)
 	}
-	return attrs, nil
+	return attrs, warnings, nil
 }

@@ -15,6 +15,7 @@ Usage:
   stratum types export [--dir DIR] [--out DIR]      write the types defined through the admin API as files
   stratum types ts [--dir DIR]                      print TypeScript definitions of every type
   stratum openapi [--dir DIR]                       print the OpenAPI 3.1 document of the REST API
+  stratum check [--dir DIR]                         what of a (Strapi) project runs, what is skipped and why
   stratum health [--dir DIR] [--url URL]            exit 0 when the project's server answers /_health with 200
   stratum admin create --email E --password P [--dir DIR]
                                                     create an admin of the admin API
@@ -44,6 +45,8 @@ func main() {
 		err = typesCmd(os.Args[2:])
 	case "health":
 		err = health(os.Args[2:])
+	case "check":
+		err = checkCmd(os.Args[2:], os.Stdout)
 	case "openapi":
 		err = openAPICmd(os.Args[2:], os.Stdout)
 	case "-h", "--help", "help":

@@ -1,0 +1,1 @@
+module.exports = ({ env }) => ({ host: env('HOST', '0.0.0.0'), port: env.int('PORT', 1337) });

@@ -1,0 +1,1 @@
+const { factories } = require('@strapi/strapi'); module.exports = factories.createCoreRouter('api::product.product');
