@@ -34,6 +34,7 @@ var pluginActions = []string{
 	"plugin::users-permissions.role.deleteRole", "plugin::users-permissions.permissions.getPermissions",
 	"plugin::upload.content-api.find", "plugin::upload.content-api.findOne",
 	"plugin::upload.content-api.upload", "plugin::upload.content-api.destroy",
+	"plugin::i18n.locales.listLocales",
 }
 
 // Actions of the users-permissions endpoints.

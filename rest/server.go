@@ -99,6 +99,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	if cfg.Realtime != nil {
 		g.GET("/realtime", s.realtime)
 	}
+	g.GET("/i18n/locales", s.listLocales)
 	g.GET("/:name", s.list)
 	g.POST("/:name", s.create)
 	g.PUT("/:name", s.putSingle)
