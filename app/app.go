@@ -21,6 +21,7 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/graphql"
 	"github.com/stratum-cms/stratum/mail"
+	"github.com/stratum-cms/stratum/metrics"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/openapi"
 	"github.com/stratum-cms/stratum/realtime"
@@ -156,6 +157,12 @@ func (a *App) build(files engine.SchemaFiles) error {
 		return fmt.Errorf("graphql: %w", err)
 	}
 	a.HTTP.Any(gcfg.EndpointPath(), echo.WrapHandler(a.GraphQL))
+	if cfg.Metrics.Enabled {
+		m := metrics.New(metrics.Sources{Pools: a.Store.Pools(), WebhookBacklog: a.Webhooks.Backlog,
+			SchemaVersion: func() int64 { return eng.Registry.Current().Version }})
+		a.HTTP.Use(m.Middleware)
+		a.HTTP.GET("/metrics", echo.WrapHandler(m.Handler(cfg.Metrics.Token)))
+	}
 	bg, stop := context.WithCancel(context.Background())
 	a.stop, a.done = stop, make(chan struct{})
 	go func() {

@@ -47,6 +47,12 @@ type Config struct {
 	Realtime realtime.Config
 	// OpenAPIOff stops serving /openapi.json (server.json "openapi": false).
 	OpenAPIOff bool
+	// Metrics serves /metrics (server.json "metrics": {"enabled": true,
+	// "token": "..."}; STRATUM_METRICS_TOKEN overrides the token).
+	Metrics struct {
+		Enabled bool
+		Token   string
+	}
 	// Email is config/plugins.json email.config: the mail provider of the
 	// account flows.
 	Email mail.Config
@@ -158,7 +164,11 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 		Webhooks struct {
 			DefaultHeaders map[string]string `json:"defaultHeaders"`
 		} `json:"webhooks"`
-		OpenAPI  *bool `json:"openapi"`
+		OpenAPI *bool `json:"openapi"`
+		Metrics struct {
+			Enabled bool   `json:"enabled"`
+			Token   string `json:"token"`
+		} `json:"metrics"`
 		Security struct {
 			Headers        *bool  `json:"headers"`
 			FrameOptions   string `json:"frameOptions"`
@@ -180,6 +190,7 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 	c.Proxy = server.Proxy
 	c.Webhooks.DefaultHeaders = server.Webhooks.DefaultHeaders
 	c.OpenAPIOff = server.OpenAPI != nil && !*server.OpenAPI
+	c.Metrics.Enabled, c.Metrics.Token = server.Metrics.Enabled, server.Metrics.Token
 	var db struct {
 		URL string `json:"url"`
 	}
@@ -212,6 +223,9 @@ func LoadConfig(dir string, getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("PORT=%q is not a port number", v)
 		}
 		c.Port = p
+	}
+	if v := getenv("STRATUM_METRICS_TOKEN"); v != "" {
+		c.Metrics.Token = v
 	}
 	if v := getenv("DATABASE_URL"); v != "" {
 		c.DatabaseURL = v

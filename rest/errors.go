@@ -19,7 +19,8 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		}
 		e := toEngineError(err)
 		if e.Kind == errs.KindInternal {
-			log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+			id, _ := c.Get(requestIDKey).(string)
+			log.Error("request failed", "id", id, "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		}
 		if e.Kind == errs.KindMethodNotAllowed {
 			if allow := c.Get("allow"); allow != nil {

@@ -73,6 +73,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	ec.HideBanner, ec.HidePort = true, true
 	ec.HTTPErrorHandler = errorHandler(log)
 	ec.IPExtractor = func(r *http.Request) string { return auth.ClientIP(r, cfg.TrustProxy) }
+	ec.Use(s.requestLog)
 	ec.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, DisablePrintStack: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			log.Error("panic", "path", c.Request().URL.Path, "err", err, "stack", string(stack))
@@ -81,6 +82,7 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 	// Headers first, so that every answer has them, refusals included.
 	ec.Pre(s.securityHeaders, s.cors, httpManners, checkRequestText)
 	ec.GET("/_health", s.health)
+	ec.GET("/_ready", s.ready)
 	if cfg.OpenAPI != nil {
 		ec.GET("/openapi.json", s.openAPI)
 	}

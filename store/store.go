@@ -157,3 +157,11 @@ func withStatementTimeout(raw string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+// Pools are the database pools by name, for metrics.
+func (s *Store) Pools() map[string]*sql.DB {
+	if s.read == s.write {
+		return map[string]*sql.DB{"main": s.write}
+	}
+	return map[string]*sql.DB{"read": s.read, "write": s.write}
+}

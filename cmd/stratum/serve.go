@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -29,7 +30,10 @@ func serve(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	log, err := serverLog(os.Getenv)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	a, err := open(*dir, log)
 	if err != nil {
@@ -72,4 +76,25 @@ func serve(args []string) error {
 		return err
 	}
 	return nil
+}
+
+// serverLog is the server's structured log: text, or JSON lines with
+// STRATUM_LOG_FORMAT=json (for log collectors); STRATUM_LOG_LEVEL debug,
+// info (default: one line per request), warn or error.
+func serverLog(getenv func(string) string) (*slog.Logger, error) {
+	var level slog.Level
+	if v := getenv("STRATUM_LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			return nil, fmt.Errorf("STRATUM_LOG_LEVEL=%q: expected debug, info, warn or error", v)
+		}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch v := getenv("STRATUM_LOG_FORMAT"); v {
+	case "", "text":
+		return slog.New(slog.NewTextHandler(os.Stderr, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts)), nil
+	default:
+		return nil, fmt.Errorf("STRATUM_LOG_FORMAT=%q: expected text or json", v)
+	}
 }
