@@ -129,6 +129,10 @@ func (s *Server) uploadFiles(c echo.Context) error {
 	if len(headers) == 0 {
 		return errs.Errorf(errs.KindValidation, "Files are empty")
 	}
+	target, err := s.attachment(c, authPrincipal(c), r.MultipartForm.Value)
+	if err != nil {
+		return err
+	}
 	out := make([]*upload.File, 0, len(headers))
 	for i, h := range headers {
 		body, err := readPart(h)
@@ -144,6 +148,11 @@ func (s *Server) uploadFiles(c echo.Context) error {
 			return err
 		}
 		out = append(out, f)
+	}
+	if target != nil {
+		if err := s.attach(r.Context(), authPrincipal(c), target, out); err != nil {
+			return err
+		}
 	}
 	return c.JSON(http.StatusCreated, out)
 }
