@@ -111,6 +111,26 @@ func (s *Server) uploadFiles(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if id := c.QueryParam("id"); id != "" && len(headers) == 1 {
+		// A file with ?id= replaces that file's bytes (same id).
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return &errs.Error{Kind: errs.KindNotFound, Message: "file.notFound"}
+		}
+		body, err := readPart(headers[0])
+		if err != nil {
+			return err
+		}
+		info := upload.FileInfo{}
+		if len(infos) > 0 {
+			info = infos[0]
+		}
+		f, err := up.Replace(r.Context(), n, headers[0].Filename, body, info)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, f)
+	}
 	if id := c.QueryParam("id"); id != "" && len(headers) == 0 {
 		n, err := strconv.ParseInt(id, 10, 64)
 		if err != nil {

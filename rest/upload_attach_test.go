@@ -82,3 +82,38 @@ func TestUploadAttachesToDocument(t *testing.T) {
 		}
 	})
 }
+
+// POST /api/upload?id=N with a file replaces the file's bytes: same id,
+// a new hash, URL and formats; the old bytes are gone.
+func TestUploadReplacesFile(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: uploadActions})
+		status, body := uploadFiles(t, e, "", map[string][]byte{"logo.png": pngOf(300, 200)}, `{"alternativeText":"Logo"}`)
+		if status != 201 {
+			t.Fatalf("upload: %d %s", status, body)
+		}
+		var files []map[string]any
+		_ = json.Unmarshal(body, &files)
+		old := files[0]
+		id := int(old["id"].(float64))
+		status, body = uploadFiles(t, e, fmt.Sprintf("?id=%d", id), map[string][]byte{"logo-v2.png": pngOf(400, 100)}, "")
+		if status != 200 {
+			t.Fatalf("replace: %d %s", status, body)
+		}
+		var f map[string]any
+		_ = json.Unmarshal(body, &f)
+		if f["id"] != old["id"] || f["documentId"] != old["documentId"] || f["hash"] == old["hash"] || f["url"] == old["url"] ||
+			f["width"] != float64(400) || f["alternativeText"] != "Logo" || f["name"] != "logo-v2.png" {
+			t.Fatalf("replaced: %s", body)
+		}
+		if r := e.Do("GET", old["url"].(string), nil); r.Status != 404 {
+			t.Fatalf("old bytes still served: %d", r.Status)
+		}
+		if r := e.Do("GET", f["url"].(string), nil); r.Status != 200 {
+			t.Fatalf("new bytes: %d", r.Status)
+		}
+		if st, _ := uploadFiles(t, e, "?id=999999", map[string][]byte{"x.png": pngOf(10, 10)}, ""); st != 404 {
+			t.Fatalf("unknown id: %d", st)
+		}
+	})
+}

@@ -111,6 +111,25 @@ func (s *Store) UpdateFile(ctx context.Context, id int64, u upload.FileUpdate) e
 	})
 }
 
+// ReplaceFile writes new bytes' description over a file row (ids and
+// creation stay) and its media.update event.
+func (s *Store) ReplaceFile(ctx context.Context, r *upload.FileRecord) error {
+	p := s.d.Placeholder
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "UPDATE stratum_files SET name = "+p(1)+", alternative_text = "+p(2)+", caption = "+p(3)+
+			", width = "+p(4)+", height = "+p(5)+", formats = "+p(6)+", hash = "+p(7)+", ext = "+p(8)+", mime = "+p(9)+
+			", size = "+p(10)+", url = "+p(11)+", updated_at = "+p(12)+" WHERE id = "+p(13),
+			r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL, r.UpdatedAt, r.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return sql.ErrNoRows
+		}
+		return s.emitMedia(ctx, tx, upload.EventMediaUpdate, r)
+	})
+}
+
 // DeleteFile removes a file row and writes its media.delete event.
 func (s *Store) DeleteFile(ctx context.Context, id int64) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {

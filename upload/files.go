@@ -60,6 +60,8 @@ type FileStore interface {
 	// progress (media are populated inside one).
 	Files(ctx context.Context, ids []int64) ([]*FileRecord, error)
 	UpdateFile(ctx context.Context, id int64, u FileUpdate) error
+	// ReplaceFile writes every column of r's row but its ids and creation.
+	ReplaceFile(ctx context.Context, r *FileRecord) error
 	DeleteFile(ctx context.Context, id int64) error
 }
 
@@ -189,6 +191,12 @@ func (s *Service) Delete(ctx context.Context, id int64) (*File, error) {
 	if err := s.files.DeleteFile(ctx, id); err != nil {
 		return nil, err
 	}
+	s.removeBytes(f)
+	return f, nil
+}
+
+// removeBytes removes a file's bytes and its formats' from the disk.
+func (s *Service) removeBytes(f *File) {
 	names := []string{f.Hash + f.Ext}
 	var formats map[string]struct {
 		Hash string `json:"hash"`
@@ -202,7 +210,6 @@ func (s *Service) Delete(ctx context.Context, id int64) (*File, error) {
 	for _, n := range names {
 		_ = os.Remove(filepath.Join(s.cfg.Dir, filepath.Base(n)))
 	}
-	return f, nil
 }
 
 // Files returns the API JSON of files by id, for media attributes (the

@@ -32,6 +32,7 @@ func (m *memStore) File(context.Context, int64) (*FileRecord, error)      { retu
 func (m *memStore) Files(context.Context, []int64) ([]*FileRecord, error) { return nil, nil }
 func (m *memStore) UpdateFile(context.Context, int64, FileUpdate) error   { return nil }
 func (m *memStore) DeleteFile(context.Context, int64) error               { return nil }
+func (m *memStore) ReplaceFile(context.Context, *FileRecord) error        { return nil }
 
 func solidPNG(w, h int) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))

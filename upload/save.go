@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/ids"
@@ -29,8 +30,53 @@ var extRe = regexp.MustCompile(`^\.[a-z0-9]{1,10}$`)
 // client's name never reaches the file system), its formats when it is an
 // image, and its row.
 func (s *Service) Save(ctx context.Context, filename string, body []byte, info FileInfo) (*File, error) {
+	r, cleanup, err := s.store(ctx, filename, body, info)
+	if err != nil {
+		return nil, err
+	}
+	r.DocumentID = ids.NewDocumentID()
+	if err := s.files.CreateFile(ctx, r); err != nil {
+		cleanup()
+		return nil, err
+	}
+	return r.View(), nil
+}
+
+// Replace puts new bytes under an existing file (Strapi's POST
+// /api/upload?id= with a file): same id and documentId, a new hash, URL
+// and formats; the old bytes go once the row says so.
+func (s *Service) Replace(ctx context.Context, id int64, filename string, body []byte, info FileInfo) (*File, error) {
+	old, err := s.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if info.AlternativeText == nil {
+		info.AlternativeText = old.AlternativeText
+	}
+	if info.Caption == nil {
+		info.Caption = old.Caption
+	}
+	r, cleanup, err := s.store(ctx, filename, body, info)
+	if err != nil {
+		return nil, err
+	}
+	r.ID, r.DocumentID = old.ID, old.DocumentID
+	if t, err := time.Parse(time.RFC3339Nano, old.CreatedAt); err == nil {
+		r.CreatedAt = t
+	}
+	if err := s.files.ReplaceFile(ctx, r); err != nil {
+		cleanup()
+		return nil, err
+	}
+	s.removeBytes(old)
+	return r.View(), nil
+}
+
+// store checks and writes a file's bytes and formats and returns its
+// record (without ids) and how to remove what it wrote.
+func (s *Service) store(ctx context.Context, filename string, body []byte, info FileInfo) (*FileRecord, func(), error) {
 	if len(body) == 0 {
-		return nil, errs.Errorf(errs.KindValidation, "File %q is empty", filename)
+		return nil, nil, errs.Errorf(errs.KindValidation, "File %q is empty", filename)
 	}
 	name := filepath.Base(strings.ReplaceAll(filename, "\\", "/"))
 	if info.Name != "" {
@@ -42,16 +88,16 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 	}
 	mime := sniff(body)
 	if !s.typeAllowed(mime) {
-		return nil, errs.Errorf(errs.KindValidation, "File %q is of type %s, which is not allowed", filename, mime)
+		return nil, nil, errs.Errorf(errs.KindValidation, "File %q is of type %s, which is not allowed", filename, mime)
 	}
 	// The header is checked before anything is written: an image over the
 	// pixel cap is refused whole.
 	imgCfg, imgErr := imageConfig(body, mime)
 	if imgErr != nil && imgErr != errNotImage {
-		return nil, imgErr
+		return nil, nil, imgErr
 	}
 	hash := slug(strings.TrimSuffix(name, filepath.Ext(name))) + "_" + randomHex(5)
-	r := &FileRecord{DocumentID: ids.NewDocumentID(), Name: name, AlternativeText: info.AlternativeText,
+	r := &FileRecord{Name: name, AlternativeText: info.AlternativeText,
 		Caption: info.Caption, Hash: hash, Ext: ext, Mime: mime, Size: kb(len(body)),
 		URL: "/uploads/" + hash + ext, CreatedAt: s.now(), UpdatedAt: s.now()}
 	written := []string{hash + ext}
@@ -61,7 +107,7 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 		}
 	}
 	if err := os.WriteFile(filepath.Join(s.cfg.Dir, hash+ext), body, 0o644); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if imgErr == nil {
 		formats, files, err := s.image(ctx, body, imgCfg, name, hash, ext, mime)
@@ -71,14 +117,10 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 			r.Width, r.Height, r.Formats = &imgCfg.Width, &imgCfg.Height, formats
 		case err != errNotImage: // a body that does not decode is kept as a plain file
 			cleanup()
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	if err := s.files.CreateFile(ctx, r); err != nil {
-		cleanup()
-		return nil, err
-	}
-	return r.View(), nil
+	return r, cleanup, nil
 }
 
 // Update changes what is said about a file (Strapi's POST /api/upload?id=).

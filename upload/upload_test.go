@@ -98,6 +98,16 @@ func (m *memFiles) UpdateFile(_ context.Context, id int64, u upload.FileUpdate) 
 	return nil
 }
 
+func (m *memFiles) ReplaceFile(_ context.Context, r *upload.FileRecord) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.rows[r.ID]; !ok {
+		return errors.New("no such file")
+	}
+	m.rows[r.ID] = *r
+	return nil
+}
+
 func (m *memFiles) DeleteFile(_ context.Context, id int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
