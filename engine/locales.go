@@ -77,7 +77,7 @@ func sharedAttributes(ct *models.ContentType) []*models.Attribute {
 	for _, a := range ct.Attributes {
 		// Components would re-enter with ids of another row and passwords
 		// are already hashed: those stay per locale.
-		if !a.Localized() && (a.Type == models.TypeRelation || a.IsScalar()) && a.Type != models.TypePassword {
+		if !a.Localized() && (a.Type == models.TypeRelation || a.Type == models.TypeMedia || a.IsScalar()) && a.Type != models.TypePassword {
 			out = append(out, a)
 		}
 	}
@@ -115,4 +115,46 @@ func (e *Engine) localize(tx Tx, c Collection, documentID string, data map[strin
 		data = merged
 	}
 	return e.create(tx, c, documentID, data, st, locale)
+}
+
+// syncLocales gives the document's other locales the non-localized
+// attributes an update of one locale changed, as Strapi keeps them equal
+// across locales. Drafts change (and rows of types without draft &
+// publish); a published version follows when that locale is published.
+func (e *Engine) syncLocales(tx Tx, c Collection, documentID, locale string, data map[string]any) error {
+	ct := c.Type
+	shared := map[string]any{}
+	for _, a := range sharedAttributes(ct) {
+		if v, ok := data[a.Name]; ok {
+			shared[a.Name] = v
+		}
+	}
+	if len(shared) == 0 {
+		return nil
+	}
+	rows, err := tx.AllRows(ct, []string{documentID})
+	if err != nil {
+		return err
+	}
+	now := e.now()
+	for i := range rows {
+		r := &rows[i]
+		if r.Locale == locale || (ct.HasDraftAndPublish() && r.PublishedAt != nil) {
+			continue
+		}
+		w := &writer{e: e, tx: tx, schema: c.Schema, ct: ct, locale: r.Locale, documentID: documentID,
+			publish: !ct.HasDraftAndPublish(), update: true}
+		dataJSON, extraJSON, err := w.prepare(r, shared)
+		if err != nil {
+			return err
+		}
+		r.Data, r.Extra, r.UpdatedAt = dataJSON, extraJSON, now
+		if err := tx.Update(ct, r); err != nil {
+			return err
+		}
+		if err := w.applyInverse(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

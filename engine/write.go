@@ -350,7 +350,15 @@ func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]
 			return nil, err
 		}
 	}
-	return cur, w.applyInverse()
+	if err := w.applyInverse(); err != nil {
+		return nil, err
+	}
+	if ct.Localized {
+		if err := e.syncLocales(tx, c, documentID, locale, data); err != nil {
+			return nil, err
+		}
+	}
+	return cur, nil
 }
 
 // publishRow makes the published version a copy of the draft. The published

@@ -248,3 +248,35 @@ func TestPolymorphicRelations(t *testing.T) {
 		}
 	})
 }
+
+// Updating a non-localized attribute in one locale changes it in every
+// locale's draft (a published version follows at its publish).
+func TestSharedAttributesFollowEveryLocale(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		en := e.Do("POST", "/api/pages", map[string]any{"data": map[string]any{"title": "Hello", "code": "A"}})
+		id := en.Data()["documentId"].(string)
+		if r := e.Do("PUT", "/api/pages/"+id+"?locale=fr", map[string]any{"data": map[string]any{"title": "Bonjour"}}); r.Data()["code"] != "A" {
+			t.Fatalf("fr copied: %s", r.Body)
+		}
+		// Changed in French, as a draft: every locale's draft has it.
+		if r := e.Do("PUT", "/api/pages/"+id+"?locale=fr&status=draft", map[string]any{"data": map[string]any{"code": "B"}}); r.Status != 200 {
+			t.Fatalf("update fr: %d %s", r.Status, r.Body)
+		}
+		if d := e.Do("GET", "/api/pages/"+id+"?status=draft", nil).Data(); d["code"] != "B" || d["title"] != "Hello" {
+			t.Fatalf("en draft: %v", d)
+		}
+		// The published English version changes when English is published.
+		if d := e.Do("GET", "/api/pages/"+id, nil).Data(); d["code"] != "A" {
+			t.Fatalf("en published before its publish: %v", d)
+		}
+		e.Do("PUT", "/api/pages/"+id, map[string]any{"data": map[string]any{"title": "Hello again"}})
+		if d := e.Do("GET", "/api/pages/"+id, nil).Data(); d["code"] != "B" || d["title"] != "Hello again" {
+			t.Fatalf("en published: %v", d)
+		}
+		// A localized attribute stays per locale.
+		if d := e.Do("GET", "/api/pages/"+id+"?locale=fr&status=draft", nil).Data(); d["title"] != "Bonjour" {
+			t.Fatalf("fr title: %v", d)
+		}
+	})
+}
