@@ -178,7 +178,8 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 				}
 			}
 			for i := range rows {
-				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i][a.Name], sub)})
+				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i][a.Name], sub),
+					Media: a.Type == models.TypeMedia})
 			}
 		case models.TypeRelation:
 			if err := p.relation(ct, a, rows, docs, extras, sub, v, locale); err != nil {

@@ -55,6 +55,9 @@ type Related struct {
 	One    *Document
 	Many   []*Document
 	Raw    []byte
+	// Media marks Raw as file objects, which the v4 format wraps as
+	// {data: {id, attributes}}.
+	Media bool
 }
 
 // AppendJSON appends the document's JSON in format f.
@@ -115,6 +118,9 @@ func (d *Document) AppendJSON(b []byte, f Format) []byte {
 
 func (r *Related) appendJSON(b []byte, f Format) []byte {
 	if r.Raw != nil {
+		if f == FormatV4 && r.Media {
+			return appendV4Media(b, r.Raw)
+		}
 		return append(b, r.Raw...)
 	}
 	if f == FormatV4 {
@@ -203,4 +209,32 @@ func innerObject(obj []byte) []byte {
 		return nil
 	}
 	return bytes.TrimSpace(obj[1 : len(obj)-1])
+}
+
+// appendV4Media writes file objects as Strapi 4 answered media:
+// {"data": {"id": 1, "attributes": {...}}}, a list in data for multiple
+// media, {"data": null} for none.
+func appendV4Media(b []byte, raw []byte) []byte {
+	wrap := func(file map[string]json.RawMessage) map[string]any {
+		id := file["id"]
+		delete(file, "id")
+		return map[string]any{"id": id, "attributes": file}
+	}
+	var out any
+	var list []map[string]json.RawMessage
+	var one map[string]json.RawMessage
+	switch {
+	case json.Unmarshal(raw, &list) == nil && list != nil:
+		items := make([]any, len(list))
+		for i, f := range list {
+			items[i] = wrap(f)
+		}
+		out = map[string]any{"data": items}
+	case json.Unmarshal(raw, &one) == nil && one != nil:
+		out = map[string]any{"data": wrap(one)}
+	default:
+		out = map[string]any{"data": nil}
+	}
+	j, _ := json.Marshal(out)
+	return append(b, j...)
 }

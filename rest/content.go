@@ -158,6 +158,9 @@ func (s *Server) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if doc, err = s.shapeWritten(c, col, q, doc); err != nil {
+		return err
+	}
 	return writeDoc(c, http.StatusCreated, doc)
 }
 
@@ -173,6 +176,9 @@ func (s *Server) update(c echo.Context) error {
 	}
 	doc, err := s.engine.Update(c.Request().Context(), principal(c), col, c.Param("documentId"), data, writeOptions(q))
 	if err != nil {
+		return err
+	}
+	if doc, err = s.shapeWritten(c, col, q, doc); err != nil {
 		return err
 	}
 	return writeDoc(c, http.StatusOK, doc)
@@ -204,6 +210,9 @@ func (s *Server) putSingle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if doc, err = s.shapeWritten(c, col, q, doc); err != nil {
+		return err
+	}
 	return writeDoc(c, http.StatusOK, doc)
 }
 
@@ -218,6 +227,30 @@ func (s *Server) deleteSingle(c echo.Context) error {
 	}
 	return c.NoContent(http.StatusNoContent)
 }
+
+// shapeWritten applies the request's fields and populate to a written
+// document, as Strapi's create and update answers do: the version just
+// written is read again with them. The writer needs no findOne permission
+// for its own document, but populated relations still need theirs.
+func (s *Server) shapeWritten(c echo.Context, col engine.Collection, q *query.Query, doc *engine.Document) (*engine.Document, error) {
+	if q.Fields == nil && q.Populate == nil {
+		return doc, nil
+	}
+	rq := *q
+	rq.Status, rq.Locale = query.Published, doc.Locale
+	if doc.PublishedAt == nil && col.Type.HasDraftAndPublish() {
+		rq.Status = query.Draft
+	}
+	return s.engine.FindOne(c.Request().Context(), alsoCan{principal(c), col.Type.Action("findOne")}, col, doc.DocumentID, &rq)
+}
+
+// alsoCan is a reader's access with one more action.
+type alsoCan struct {
+	engine.Access
+	action string
+}
+
+func (a alsoCan) Can(action string) bool { return action == a.action || a.Access.Can(action) }
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 

@@ -212,3 +212,29 @@ func TestPrivateByDefault(t *testing.T) {
 		}
 	})
 }
+
+// POST and PUT answer with the request's fields and populate, as Strapi does.
+func TestWritesHonourFieldsAndPopulate(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: []string{"api::article.article.create", "api::article.article.update",
+			"api::author.author.create", "api::author.author.find"}})
+		author := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Ann", "email": "ann@example.com"}}).Data()
+		r := e.Do("POST", "/api/articles?populate=author&fields[0]=title", map[string]any{"data": map[string]any{"title": "T", "author": author["documentId"]}})
+		d := r.Data()
+		a, _ := d["author"].(map[string]any)
+		if r.Status != 201 || a["name"] != "Ann" || d["title"] != "T" || d["slug"] != nil {
+			t.Fatalf("create with fields and populate: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("PUT", "/api/articles/"+d["documentId"].(string)+"?fields[0]=summary&status=draft", map[string]any{"data": map[string]any{"summary": "S"}})
+		if d := r.Data(); r.Status != 200 || d["summary"] != "S" || d["title"] != nil || d["publishedAt"] != nil {
+			t.Fatalf("update with fields: %d %s", r.Status, r.Body)
+		}
+		// A relation the writer may not read stays out, as in reads.
+		noRead := testenv.Start(t, db(t), testenv.Options{Public: []string{"api::article.article.create", "api::author.author.create"}})
+		au := noRead.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Bo", "email": "bo@example.com"}}).Data()
+		r = noRead.Do("POST", "/api/articles?populate=author", map[string]any{"data": map[string]any{"title": "U"}})
+		if _, ok := r.Data()["author"]; r.Status != 201 || ok || au == nil {
+			t.Fatalf("create without find on authors: %d %s", r.Status, r.Body)
+		}
+	})
+}

@@ -117,3 +117,32 @@ func TestUploadReplacesFile(t *testing.T) {
 		}
 	})
 }
+
+// The v4 response format wraps media as Strapi 4 did: {data: {id, attributes}}.
+func TestV4Media(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: append([]string{"api::article.article.find",
+			"api::article.article.create"}, uploadActions...)})
+		_, body := uploadFiles(t, e, "", map[string][]byte{"a.png": pngOf(20, 20)}, "")
+		var files []map[string]any
+		_ = json.Unmarshal(body, &files)
+		fid := files[0]["id"]
+		e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "V4", "cover": fid, "gallery": []any{fid}}})
+		e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "V4 bare"}})
+		r := e.Do("GET", "/api/articles?populate[cover]=true&populate[gallery]=true&sort=title", nil, "Strapi-Response-Format", "v4")
+		list := r.List()
+		if len(list) != 2 {
+			t.Fatalf("list: %s", r.Body)
+		}
+		attrs := list[0]["attributes"].(map[string]any)
+		cover := attrs["cover"].(map[string]any)["data"].(map[string]any)
+		gallery := attrs["gallery"].(map[string]any)["data"].([]any)
+		if cover["id"] != fid || cover["attributes"].(map[string]any)["name"] != "a.png" || len(gallery) != 1 {
+			t.Fatalf("v4 media: %s", r.Body)
+		}
+		bare := list[1]["attributes"].(map[string]any)
+		if c, ok := bare["cover"].(map[string]any); !ok || c["data"] != nil {
+			t.Fatalf("v4 empty media: %s", r.Body)
+		}
+	})
+}
