@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
@@ -157,4 +160,17 @@ func (e *Engine) syncLocales(tx Tx, c Collection, documentID, locale string, dat
 		}
 	}
 	return nil
+}
+
+// LocaleName is Strapi's display name of a locale: "French (fr)".
+func LocaleName(code string) string {
+	tag, err := language.Parse(code)
+	if err != nil {
+		return code
+	}
+	name := display.English.Tags().Name(tag)
+	if name == "" || strings.EqualFold(name, code) {
+		return code
+	}
+	return name + " (" + code + ")"
 }

@@ -96,6 +96,7 @@ func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *buil
 	if s.accounts != nil {
 		b.usersPermissions()
 	}
+	b.i18n(s.eng)
 	if err := b.extensions(); err != nil {
 		return gql.Schema{}, nil, err
 	}

@@ -2,11 +2,9 @@ package rest
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
+	"github.com/stratum-cms/stratum/engine"
 )
 
 // ActionListLocales is the permission of GET /api/i18n/locales, as Strapi
@@ -31,20 +29,7 @@ func (s *Server) listLocales(c echo.Context) error {
 	codes := s.engine.Locales()
 	out := make([]localeView, 0, len(codes))
 	for i, code := range codes {
-		out = append(out, localeView{ID: i + 1, Name: localeName(code), Code: code, IsDefault: i == 0})
+		out = append(out, localeView{ID: i + 1, Name: engine.LocaleName(code), Code: code, IsDefault: i == 0})
 	}
 	return c.JSON(http.StatusOK, out)
-}
-
-// localeName is Strapi's display name of a locale: "French (fr)".
-func localeName(code string) string {
-	tag, err := language.Parse(code)
-	if err != nil {
-		return code
-	}
-	name := display.English.Tags().Name(tag)
-	if name == "" || strings.EqualFold(name, code) {
-		return code
-	}
-	return name + " (" + code + ")"
 }

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stratum-cms/stratum/engine"
@@ -20,6 +21,20 @@ func TestLocalesEndpoint(t *testing.T) {
 		closed := testenv.Start(t, db(t), testenv.Options{Config: cfg, Public: []string{}})
 		if r := closed.Do("GET", "/api/i18n/locales", nil); r.Status != 403 {
 			t.Fatalf("without the permission: %d", r.Status)
+		}
+		// The GraphQL plugin's queries, behind the same permission.
+		q := map[string]any{"query": `{ i18NLocales { data { id attributes { name code isDefault } } meta { pagination { total } } }
+			one: i18NLocale(id: "2") { data { attributes { code } } } none: i18NLocale(id: "9") { data { id } } }`}
+		r = e.Do("POST", "/graphql", q)
+		want := `{"data":{"i18NLocales":{"data":[{"id":"1","attributes":{"name":"English (en)","code":"en","isDefault":true}},` +
+			`{"id":"2","attributes":{"name":"French (fr)","code":"fr","isDefault":false}},` +
+			`{"id":"3","attributes":{"name":"Brazilian Portuguese (pt-BR)","code":"pt-BR","isDefault":false}}],"meta":{"pagination":{"total":3}}},` +
+			`"one":{"data":{"attributes":{"code":"fr"}}},"none":{"data":null}}}`
+		if strings.TrimSpace(string(r.Body)) != want {
+			t.Fatalf("graphql locales:\n%s\nwant\n%s", r.Body, want)
+		}
+		if r := closed.Do("POST", "/graphql", q); !strings.Contains(string(r.Body), "Forbidden") {
+			t.Fatalf("graphql without the permission: %s", r.Body)
 		}
 	})
 }
