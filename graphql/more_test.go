@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,9 +42,14 @@ func TestPermissions(t *testing.T) {
 	public := []string{"api::article.article.find", "api::tag.tag.find"}
 	each(t, options{public: public}, func(t *testing.T, e *env) {
 		e.blog()
-		d := e.ok(`{ articles(sort: "views", pagination: {limit: 1}) { data { attributes { title category { data { id } } tags { data { id } } } } } }`, nil)
+		r := e.q(`{ articles(sort: "views", pagination: {limit: 1}) { data { attributes { title category { data { id } } tags { data { id } } } } } }`, nil)
+		d, _ := r.JSON["data"].(map[string]any)
 		eq(t, "find", str(d, "articles", "data", 0, "attributes", "title"), "Alpha")
-		eq(t, "a relation the reader may not find is empty", str(d, "articles", "data", 0, "attributes", "category", "data"), "")
+		// As the v4 plugin: a relation the reader may not find is a
+		// FORBIDDEN error at its path; the rest of the answer stays.
+		eq(t, "forbidden relation", r.errCode(), "FORBIDDEN")
+		eq(t, "forbidden relation path", fmt.Sprint(get(r.JSON, "errors", 0, "path")), "[articles data 0 attributes category]")
+		eq(t, "forbidden relation is null", get(d, "articles", "data", 0, "attributes", "category"), nil)
 		eq(t, "a relation the reader may find", len(list(d, "articles", "data", 0, "attributes", "tags", "data")), 2)
 		for _, q := range []string{
 			`{ article(id: "x") { data { id } } }`, `{ categories { data { id } } }`, `{ global { data { id } } }`,

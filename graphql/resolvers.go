@@ -441,6 +441,11 @@ func (b *builder) resolveRelation(a *models.Attribute) gql.FieldResolveFn {
 		if !ok {
 			return nil, nil
 		}
+		// As the v4 plugin: a relation the credential may not read is a
+		// FORBIDDEN error at its path, not a silent null.
+		if t := b.ms.Type(a.Target); t != nil && !access(p.Context).Can(t.Action("find")) {
+			return nil, errs.Forbidden()
+		}
 		rq := reqFrom(p.Context)
 		target := b.types[a.Target]
 		_, populated := e.pop[a.Name]

@@ -56,7 +56,7 @@ func TestSchemaChangesUnderRESTAndGraphQL(t *testing.T) {
 					case 0:
 						status, body = send("GET", "/api/articles?populate=category", "")
 					case 1:
-						status, body = send("POST", "/graphql", `{"query":"{ articles(pagination:{pageSize:5}) { data { id attributes { title category { data { id } } } } } }"}`)
+						status, body = send("POST", "/graphql", `{"query":"{ articles(pagination:{pageSize:5}) { data { id attributes { title tags { data { id } } } } } }"}`)
 					default:
 						status, body = send("POST", "/api/articles", fmt.Sprintf(`{"data":{"title":"w%d-%d"}}`, w, i))
 					}
