@@ -125,7 +125,7 @@ func parseSort(v any) ([]query.Sort, error) {
 
 // inputData reads the `data` argument from the document itself: graphql-go
 // drops explicit nulls from input objects, and `null` clears a field.
-func (b *builder) inputData(p gql.ResolveParams) (map[string]any, error) {
+func (b *builder) inputData(p gql.ResolveParams) (map[string]any, publication, error) {
 	rq := reqFrom(p.Context)
 	f := p.Info.FieldASTs[0]
 	var argType gql.Input
@@ -144,13 +144,31 @@ func (b *builder) inputData(p gql.ResolveParams) (map[string]any, error) {
 	}
 	m, _ := v.(map[string]any)
 	if m == nil {
-		return nil, errs.Errorf(errs.KindValidation, `Missing "data" payload`)
+		return nil, pubUnset, errs.Errorf(errs.KindValidation, `Missing "data" payload`)
+	}
+	pub := pubUnset
+	if pv, ok := m["publishedAt"]; ok {
+		pub = pubPublish
+		if pv == nil {
+			pub = pubUnpublish
+		}
 	}
 	for _, k := range []string{"createdAt", "updatedAt", "publishedAt"} {
-		delete(m, k) // set by the engine, as REST ignores publishedAt
+		delete(m, k) // set by the engine; publishedAt says publish or unpublish
 	}
-	return m, nil
+	return m, pub, nil
 }
+
+// publication is what a write's `publishedAt` asks, as the v4 plugin
+// reads it: a date publishes, null unpublishes; absent leaves the status
+// argument to decide.
+type publication int
+
+const (
+	pubUnset publication = iota
+	pubPublish
+	pubUnpublish
+)
 
 func (b *builder) inputValue(rq *request, v ast.Value, t gql.Type) any {
 	if vr, ok := v.(*ast.Variable); ok {

@@ -109,3 +109,23 @@ func TestTracingAndRebuild(t *testing.T) {
 	}
 	_ = context.Background()
 }
+
+// publishedAt in a write's data, as the v4 plugin reads it: a date
+// publishes, null leaves (or makes) a draft.
+func TestPublishedAtInInput(t *testing.T) {
+	each(t, options{}, func(t *testing.T, e *env) {
+		live := func() int {
+			return len(list(e.ok(`{ articles(publicationState: LIVE) { data { id } } }`, nil), "articles", "data"))
+		}
+		d := e.ok(`mutation { createArticle(data: {title: "Draft", publishedAt: null}) { data { id attributes { publishedAt } } } }`, nil)
+		id := str(d, "createArticle", "data", "id")
+		eq(t, "created as a draft", live(), 0)
+		e.ok(`mutation($id: ID!) { updateArticle(id: $id, data: {title: "Out", publishedAt: "2024-01-01T00:00:00.000Z"}) { data { id } } }`, map[string]any{"id": id})
+		eq(t, "published by a date", live(), 1)
+		d = e.ok(`mutation($id: ID!, $d: ArticleInput!) { updateArticle(id: $id, data: $d) { data { id } } }`,
+			map[string]any{"id": id, "d": map[string]any{"title": "Back", "publishedAt": nil}})
+		eq(t, "unpublished by null", live(), 0)
+		d = e.ok(`{ articles(publicationState: PREVIEW) { data { attributes { title } } } }`, nil)
+		eq(t, "the draft kept the write", str(d, "articles", "data", 0, "attributes", "title"), "Back")
+	})
+}

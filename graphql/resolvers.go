@@ -232,6 +232,31 @@ func readOptions(args map[string]any) (query.Status, string) {
 	return st, loc
 }
 
+// options applies a write's publishedAt over its status argument.
+func (pub publication) options(opt engine.WriteOptions) engine.WriteOptions {
+	switch pub {
+	case pubPublish:
+		opt.Status = query.Published
+	case pubUnpublish:
+		opt.Status = query.Draft
+	}
+	return opt
+}
+
+// unpublishAccess lets a writer that may update a type unpublish its
+// documents through publishedAt: null, as the v4 plugin's update does.
+type unpublishAccess struct {
+	engine.Access
+	update string
+}
+
+func (a unpublishAccess) Can(action string) bool {
+	if strings.HasSuffix(action, ".unpublish") && a.Access.Can(a.update) {
+		return true
+	}
+	return a.Access.Can(action)
+}
+
 func writeOptions(args map[string]any) engine.WriteOptions {
 	opt := engine.WriteOptions{Status: query.Published}
 	if args["status"] == "DRAFT" {
@@ -353,11 +378,11 @@ func (b *builder) resolveCreate(t *ctTypes) gql.FieldResolveFn {
 		if !acc.Can(t.ct.Action("create")) {
 			return nil, errs.Forbidden()
 		}
-		data, err := b.inputData(p)
+		data, pub, err := b.inputData(p)
 		if err != nil {
 			return nil, err
 		}
-		opt := writeOptions(p.Args)
+		opt := pub.options(writeOptions(p.Args))
 		doc, err := b.srv.eng.Create(p.Context, acc, b.collection(t), data, opt)
 		if err != nil {
 			return nil, err
@@ -372,17 +397,21 @@ func (b *builder) resolveUpdate(t *ctTypes) gql.FieldResolveFn {
 		if !acc.Can(t.ct.Action("update")) {
 			return nil, errs.Forbidden()
 		}
-		data, err := b.inputData(p)
+		data, pub, err := b.inputData(p)
 		if err != nil {
 			return nil, err
 		}
-		opt := writeOptions(p.Args)
+		opt := pub.options(writeOptions(p.Args))
 		var doc *engine.Document
 		if t.ct.IsSingle() {
 			doc, err = b.srv.eng.PutSingle(p.Context, acc, b.collection(t), data, opt)
 		} else {
 			id, _ := p.Args["id"].(string)
 			doc, err = b.srv.eng.Update(p.Context, acc, b.collection(t), id, data, opt)
+		}
+		if err == nil && pub == pubUnpublish && t.ct.HasDraftAndPublish() {
+			// publishedAt: null unpublishes, as the v4 plugin does.
+			doc, err = b.srv.eng.Unpublish(p.Context, unpublishAccess{acc, t.ct.Action("update")}, b.collection(t), doc.DocumentID, opt)
 		}
 		if err != nil {
 			return b.response(t, nil, err, opt.Status, opt.Locale, nil)
