@@ -125,7 +125,11 @@ func (h *Hub) Run(ctx context.Context) {
 			// Nobody listens: keep up with the outbox without reading it.
 			if id, err := h.st.LastEventID(ctx); err == nil {
 				h.mu.Lock()
-				h.cursor = id
+				// A stream that subscribed meanwhile was promised the
+				// events after the old cursor: they are handed out instead.
+				if len(h.subs) == 0 {
+					h.cursor = id
+				}
 				h.mu.Unlock()
 			}
 			continue
@@ -168,9 +172,6 @@ func (h *Hub) poll(ctx context.Context) error {
 		cursor = ev.ID
 		h.broadcast(ev)
 	}
-	h.mu.Lock()
-	h.cursor = cursor
-	h.mu.Unlock()
 	for id := range h.missing {
 		if id <= cursor {
 			delete(h.missing, id)
@@ -179,9 +180,13 @@ func (h *Hub) poll(ctx context.Context) error {
 	return nil
 }
 
+// broadcast hands an event to every stream and moves the cursor past it,
+// under one lock: a stream subscribing at any moment gets, from the
+// channel, exactly the events after the cursor it was given.
 func (h *Hub) broadcast(ev Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.cursor = ev.ID
 	for s := range h.subs {
 		select {
 		case s.ch <- ev:
