@@ -62,11 +62,13 @@ func TestRolesFollowAcrossNodes(t *testing.T) {
 func TestTypesAcrossNodes(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		sa, sb, do := twoNodes(t, db)
+		// Within a second on an idle machine; CI runs packages side by
+		// side on two cores, so the bound here leaves room for that.
 		within := func(what string, ok func() bool) {
 			start := time.Now()
 			for !ok() {
-				if time.Since(start) > time.Second {
-					t.Fatalf("node B: %s not within a second", what)
+				if time.Since(start) > 3*time.Second {
+					t.Fatalf("node B: %s not within 3 s", what)
 				}
 				time.Sleep(20 * time.Millisecond)
 			}
