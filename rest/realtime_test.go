@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -159,6 +160,42 @@ func TestRealtime(t *testing.T) {
 		sse(t, a.URL+"/api/realtime?types=tags")
 		if st, _, _ := sse(t, a.URL+"/api/realtime?types=tags"); st != 429 {
 			t.Fatalf("a fourth stream: %d", st)
+		}
+	})
+}
+
+// A stream follows its credential: a token revoked while the stream is
+// open ends it with an error event; the events before still arrive.
+func TestRealtimeCredentialRevoked(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{Public: []string{"api::tag.tag.create"}, Tune: fastRealtime})
+		admin := bearer(adminJWT(t, e))
+		r := e.Do("POST", "/admin/api-tokens", map[string]any{"name": "reader", "type": "read-only"}, admin...)
+		key := r.Data()["accessKey"].(string)
+		id := int(r.Data()["id"].(float64))
+		status, ch, _ := sse(t, e.URL+"/api/realtime?types=tags", "Authorization", "Bearer "+key)
+		if status != 200 {
+			t.Fatalf("stream: %d", status)
+		}
+		time.Sleep(100 * time.Millisecond)
+		e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "seen"}})
+		if ev := next(t, ch); ev.Name != "entry.create" {
+			t.Fatalf("before: %+v", ev)
+		}
+		e.Do("DELETE", fmt.Sprintf("/admin/api-tokens/%d", id), nil, admin...)
+		time.Sleep(1100 * time.Millisecond) // the credential is checked again at most a second after the last check
+		e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": "unseen"}})
+		ev := next(t, ch)
+		if ev.Name != "error" {
+			t.Fatalf("after the revocation: %+v", ev)
+		}
+		select {
+		case _, ok := <-ch:
+			if ok {
+				t.Fatal("the stream went on")
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatal("the stream did not end")
 		}
 	})
 }

@@ -48,8 +48,8 @@ func TestRolesFollowAcrossNodes(t *testing.T) {
 		}
 		start := time.Now()
 		for postTag(sb.URL) != 201 {
-			if time.Since(start) > time.Second {
-				t.Fatal("node B did not honour the new permission within a second")
+			if time.Since(start) > 3*time.Second { // a second when idle; room for a loaded CI machine
+				t.Fatal("node B did not honour the new permission within 3 s")
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
