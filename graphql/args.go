@@ -8,6 +8,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/query"
 )
 
@@ -214,7 +215,7 @@ func (b *builder) inputValue(rq *request, v ast.Value, t gql.Type) any {
 		return nil
 	case *gql.Scalar:
 		if z := b.zoneInputs[tt]; z != nil {
-			return z.items(literalValue(v, rq.vars))
+			return z.items(executor.LiteralValue(v, rq.vars))
 		}
 		switch tt {
 		case gql.String, gql.ID, longScalar, dateScalar, timeScalar, localeScalar:
@@ -224,10 +225,10 @@ func (b *builder) inputValue(rq *request, v ast.Value, t gql.Type) any {
 			case *ast.IntValue:
 				return x.Value
 			}
-			return literalValue(v, rq.vars)
+			return executor.LiteralValue(v, rq.vars)
 		}
 	}
-	return literalValue(v, rq.vars)
+	return executor.LiteralValue(v, rq.vars)
 }
 
 // rawValue converts a variable's JSON value to the engine's input form.

@@ -8,16 +8,10 @@ import (
 	"github.com/graphql-go/graphql/gqlerrors"
 	"github.com/graphql-go/graphql/language/location"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/graphql/executor"
 )
 
-// gqlError is one entry of `errors` in Apollo Server 3's format, which
-// Strapi 4 clients read: extensions.code and extensions.error.
-type gqlError struct {
-	Message    string                    `json:"message"`
-	Locations  []location.SourceLocation `json:"locations,omitempty"`
-	Path       []any                     `json:"path,omitempty"`
-	Extensions map[string]any            `json:"extensions,omitempty"`
-}
+type gqlError = executor.Error
 
 // Codes of request-level failures, as Apollo names them.
 const (

@@ -30,6 +30,7 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/httperr"
 	"github.com/stratum-cms/stratum/models"
 )
@@ -436,19 +437,10 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		return
 	}
 	doc, nulls := pd.doc, pd.nulls
+	xop := executor.NewOperation(&b.schema, doc, p.OperationName, rawVars)
 	rq := &request{srv: s, b: b.b, principal: principal, http: r, vars: rawVars, nulls: nulls,
-		fragments: map[string]*ast.FragmentDefinition{}, deferred: map[*ast.Field]bool{}, loaders: map[loaderKey]*batch{}}
-	var op *ast.OperationDefinition
-	for _, d := range doc.Definitions {
-		switch x := d.(type) {
-		case *ast.FragmentDefinition:
-			rq.fragments[x.Name.Value] = x
-		case *ast.OperationDefinition:
-			if p.OperationName == "" || (x.Name != nil && x.Name.Value == p.OperationName) {
-				op = x
-			}
-		}
-	}
+		fragments: xop.Fragments, deferred: map[*ast.Field]bool{}, loaders: map[loaderKey]*batch{}}
+	op := xop.Op
 	if op != nil && op.Operation == ast.OperationTypeMutation && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		writeErrors(w, http.StatusMethodNotAllowed, requestError(codeBadRequest, "Can only perform a mutation operation from a POST request.", nil))
@@ -459,7 +451,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 	// past it the answer is that one error, never partial data.
 	ctx := s.eng.WithBudget(base)
 	if s.fastEligible(op) {
-		if out, _, ok := s.fastExecute(ctx, rq, b, op); ok {
+		if out, _, ok := executor.Fast(ctx, xop, hooks{rq}); ok {
 			if s.overBudget(w, ctx) {
 				return
 			}
@@ -498,18 +490,11 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 	}
 	out = append(out, `"data":`...)
 	var sets []*ast.SelectionSet
-	var root gql.Type
 	if op != nil {
 		sets = []*ast.SelectionSet{op.SelectionSet}
-		rq.opVars, rq.schema = opVariables(op, rq.vars), &b.schema
-		if op.Operation == ast.OperationTypeMutation {
-			root = b.schema.MutationType()
-		} else if op.Operation == ast.OperationTypeQuery {
-			root = b.schema.QueryType()
-		}
 	}
 	if data, ok := res.Data.(map[string]any); ok {
-		out = rq.encodeObject(out, data, sets, root)
+		out = xop.EncodeObject(out, data, sets, xop.Root())
 	} else {
 		out = append(out, "null"...)
 	}

@@ -8,6 +8,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -397,7 +398,7 @@ func (b *builder) zone(ownerName string, a *models.Attribute) *zoneTypes {
 		Description:  "A dynamic zone item: an object whose __typename names the component type",
 		Serialize:    func(v any) any { return v },
 		ParseValue:   func(v any) any { return v },
-		ParseLiteral: func(v ast.Value) any { return literalValue(v, nil) }})
+		ParseLiteral: func(v ast.Value) any { return executor.LiteralValue(v, nil) }})
 	b.zones[a] = z
 	b.zoneInputs[z.input] = z
 	return z
