@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 // request is the state of one GraphQL request, reachable from every
 // resolver through the context.
 type request struct {
-	srv       *Server
+	srv       *Builder
 	b         *builder
 	principal *auth.Principal
 	http      *http.Request

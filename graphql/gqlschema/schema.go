@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"encoding/json"
@@ -45,7 +45,7 @@ type zoneTypes struct {
 // schema. Types reference each other through thunks, resolved when the
 // schema is assembled.
 type builder struct {
-	srv    *Server
+	srv    *Builder
 	ms     *models.Schema
 	sh     *shared
 	cust   *custSnapshot
@@ -72,7 +72,7 @@ type builder struct {
 }
 
 // build assembles the schema of a snapshot.
-func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *builder, error) {
+func (s *Builder) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *builder, error) {
 	b := &builder{srv: s, ms: ms, sh: newShared(), cust: cust, types: map[string]*ctTypes{}, byName: map[string]*ctTypes{},
 		comps: map[string]*compTypes{}, zones: map[*models.Attribute]*zoneTypes{}, zoneInputs: map[gql.Type]*zoneTypes{}, enums: map[string]*gql.Enum{},
 		named: map[string]gql.Type{}, extraAST: map[string][]*ast.FieldDefinition{}, upTypes: map[string]gql.Type{}, custom: map[string]bool{}, query: gql.Fields{}, mut: gql.Fields{},
@@ -121,8 +121,8 @@ func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *buil
 	if err != nil {
 		return gql.Schema{}, nil, err
 	}
-	if s.cfg.ApolloServer.Tracing {
-		schema.AddExtensions(tracer{})
+	if s.cfg.Tracing {
+		schema.AddExtensions(executor.Tracer{})
 	}
 	return schema, b, nil
 }

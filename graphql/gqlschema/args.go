@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func intArg(v any) (int, bool) {
 
 // pagination reads PaginationArg into the engine's model, with Strapi's
 // rules, clamped to amountLimit.
-func (s *Server) pagination(v any) (query.Pagination, error) {
+func (s *Builder) pagination(v any) (query.Pagination, error) {
 	var p query.Pagination
 	m, _ := v.(map[string]any)
 	page, hasPage := intArg(m["page"])
@@ -61,7 +61,7 @@ func (s *Server) pagination(v any) (query.Pagination, error) {
 
 // window applies a pagination argument to a nested list of n items held in
 // memory: the default page size and amountLimit hold there too.
-func (s *Server) window(v any, n int) (int, int, error) {
+func (s *Builder) window(v any, n int) (int, int, error) {
 	p, err := s.pagination(v)
 	if err != nil {
 		return 0, 0, err
