@@ -79,6 +79,10 @@ func (b *builder) populate(rq *request, ct *models.ContentType, sets []*ast.Sele
 		if f.Name == nil {
 			continue
 		}
+		if f.Name.Value == "localizations" && ct.Localized {
+			out["localizations"] = &query.Populate{}
+			continue
+		}
 		a := ct.Attr(f.Name.Value)
 		if a == nil || a.IsHidden() {
 			continue

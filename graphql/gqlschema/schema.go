@@ -208,6 +208,9 @@ func (b *builder) contentType(ct *models.ContentType) {
 		f["publishedAt"] = &gql.Field{Type: dateTimeScalar, Resolve: resolveSystem("publishedAt")}
 		if ct.Localized {
 			f["locale"] = &gql.Field{Type: gql.String, Resolve: resolveSystem("locale")}
+			f["localizations"] = &gql.Field{Type: t.relation, Resolve: b.resolveLocalizations(t),
+				Description: "The document in its other locales (same publication state)",
+				Args: gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}}
 		}
 		return f
 	})})
@@ -540,6 +543,13 @@ func (b *builder) operations(t *ctTypes) {
 		b.mut["create"+t.name] = &gql.Field{Type: t.response, Args: writeArgs(gql.FieldConfigArgument{
 			"data": {Type: gql.NewNonNull(t.input)}}, true), Resolve: b.resolveCreate(t)}
 		b.actions["Mutation.create"+t.name] = ct.Action("create")
+	}
+	if m && ct.Localized && b.cust.actionOn(ct.UID, "create") {
+		// The v4 plugin's create<Type>Localization: the document id in a
+		// new locale, with the create permission.
+		b.mut["create"+t.name+"Localization"] = &gql.Field{Type: t.response, Args: writeArgs(gql.FieldConfigArgument{
+			"id": {Type: gql.NewNonNull(gql.ID)}, "data": {Type: gql.NewNonNull(t.input)}}, true), Resolve: b.resolveCreateLocalization(t)}
+		b.actions["Mutation.create"+t.name+"Localization"] = ct.Action("create")
 	}
 	if m && b.cust.actionOn(ct.UID, "update") {
 		b.mut["update"+t.name] = &gql.Field{Type: t.response, Args: writeArgs(gql.FieldConfigArgument{
