@@ -210,7 +210,7 @@ func (b *builder) contentType(ct *models.ContentType) {
 			f["locale"] = &gql.Field{Type: gql.String, Resolve: resolveSystem("locale")}
 			f["localizations"] = &gql.Field{Type: t.relation, Resolve: b.resolveLocalizations(t),
 				Description: "The document in its other locales (same publication state)",
-				Args: gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}}
+				Args:        gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}}
 		}
 		return f
 	})})
