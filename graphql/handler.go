@@ -34,6 +34,7 @@ import (
 	"github.com/stratum-cms/stratum/graphql/gqlschema"
 	"github.com/stratum-cms/stratum/httperr"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // Config is `graphql.config` of config/plugins.json, plus the environment.
@@ -63,6 +64,9 @@ type Config struct {
 	// X-Forwarded-For (server.json "proxy"), as REST does.
 	TrustProxy bool         `json:"-"`
 	Logger     *slog.Logger `json:"-"`
+	// Uploads, when set, serves the upload plugin's operations and
+	// multipart requests (files as Upload variables).
+	Uploads *upload.Service `json:"-"`
 }
 
 // ApolloServer holds the options Strapi passes to Apollo Server.
@@ -83,7 +87,7 @@ func (c *Config) amountLimit() int {
 
 func (c *Config) schemaOptions() gqlschema.Options {
 	return gqlschema.Options{ShadowCRUD: c.shadowCRUD(), AmountLimit: c.amountLimit(), Tracing: c.ApolloServer.Tracing,
-		TrustProxy: c.TrustProxy, Logger: c.Logger}
+		TrustProxy: c.TrustProxy, Logger: c.Logger, Uploads: c.Uploads}
 }
 
 func (c *Config) depthLimit() int {
@@ -313,6 +317,8 @@ type params struct {
 	Variables     json.RawMessage `json:"variables"`
 	OperationName string          `json:"operationName"`
 	Extensions    json.RawMessage `json:"extensions"`
+	// uploads are the files of a multipart request, by variable path.
+	uploads map[string]*gqlschema.Upload
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -340,6 +346,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.Extensions = json.RawMessage(v)
 		}
 	case http.MethodPost:
+		if s.cfg.Uploads != nil && strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") {
+			s.multipart(w, r)
+			return
+		}
 		if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 			writeErrors(w, http.StatusUnsupportedMediaType, requestError(codeBadRequest,
 				"POST body must be JSON (Content-Type: application/json)", nil))
@@ -426,6 +436,12 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 			return
 		}
 		_ = json.Unmarshal(p.Variables, &vars)
+	}
+	if len(p.uploads) > 0 {
+		if err := placeUploads(p.uploads, rawVars, vars); err != nil {
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, err.Error(), nil))
+			return
+		}
 	}
 	pd := b.docs.get(p.Query)
 	if pd == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // Options are the parts of the plugin's configuration the schema follows.
@@ -31,6 +32,9 @@ type Options struct {
 	// X-Forwarded-For, as REST does.
 	TrustProxy bool
 	Logger     *slog.Logger
+	// Uploads is the media library: with it, the upload plugin's queries
+	// and mutations are served.
+	Uploads *upload.Service
 }
 
 func (o *Options) shadowCRUD() bool { return o.ShadowCRUD }

@@ -98,6 +98,9 @@ func (s *Builder) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *bui
 		b.usersPermissions()
 	}
 	b.i18n(s.eng)
+	if s.cfg.Uploads != nil {
+		b.uploads(s.cfg.Uploads)
+	}
 	if err := b.extensions(); err != nil {
 		return gql.Schema{}, nil, err
 	}
