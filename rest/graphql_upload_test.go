@@ -105,8 +105,8 @@ func TestGraphQLUpload(t *testing.T) {
 		// Bad multipart requests are 4xx, never a 500.
 		bad := []struct {
 			name, ops, fileMap string
-			files             map[string][2]string
-			status            int
+			files              map[string][2]string
+			status             int
 		}{
 			{"map names a missing file", `{"query":"mutation($f: Upload!) { upload(file: $f) { data { id } } }","variables":{"f":null}}`, `{"0":["variables.f"]}`, nil, 400},
 			{"path not under variables", `{"query":"mutation($f: Upload!) { upload(file: $f) { data { id } } }","variables":{"f":null}}`, `{"0":["f"]}`, map[string][2]string{"0": {"a.txt", "a"}}, 400},
