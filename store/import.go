@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/upload"
+)
+
+// ImportTx writes rows that come from another database (`stratum import
+// strapi`) with the ids they had there. Every write is an upsert on the id,
+// so writing the same rows again changes nothing and an interrupted import
+// is finished by running it again. No events are written: an import is not
+// a series of edits to announce to webhooks. FinishImport must follow, to
+// move sequences past the ids written and to recount the tables.
+type ImportTx struct {
+	s       *Store
+	ctx     context.Context
+	tx      *sql.Tx
+	touched map[string]bool
+}
+
+// Import runs fn in one write transaction.
+func (s *Store) Import(ctx context.Context, fn func(*ImportTx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	t := &ImportTx{s: s, ctx: ctx, tx: tx, touched: map[string]bool{}}
+	if err := fn(t); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	tables := make([]string, 0, len(t.touched))
+	for tbl := range t.touched {
+		tables = append(tables, tbl)
+	}
+	sort.Strings(tables)
+	for _, tbl := range tables {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+s.d.Placeholder(1)+
+			", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// upsert inserts a row or, when its id is taken, overwrites that row.
+func (t *ImportTx) upsert(table string, cols []string, vals []any) error {
+	set := make([]string, 0, len(cols))
+	for _, c := range cols {
+		if c != "id" {
+			set = append(set, c+" = excluded."+c)
+		}
+	}
+	q := "INSERT INTO " + quote(table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + t.s.phs(1, len(cols)) +
+		") ON CONFLICT (id) DO UPDATE SET " + strings.Join(set, ", ")
+	t.s.statements.Add(1)
+	if _, err := t.tx.ExecContext(t.ctx, q, vals...); err != nil {
+		return fmt.Errorf("write %s: %w", table, err)
+	}
+	return nil
+}
+
+// PutRow writes one version of a document with its id.
+func (t *ImportTx) PutRow(ct *models.ContentType, r *engine.Row) error {
+	var pub any
+	if r.PublishedAt != nil {
+		pub = t.s.d.Time(*r.PublishedAt)
+	}
+	data, large := splitData(ct, r.Data)
+	t.touched[ct.Table()] = true
+	return t.upsert(ct.Table(), []string{"id", "document_id", "locale", "published_at", "created_at", "updated_at", "data", "large", "extra"},
+		[]any{r.ID, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt), data, large, string(r.Extra)})
+}
+
+// PutFile writes a media library row with its id.
+func (t *ImportTx) PutFile(r *upload.FileRecord) error {
+	return t.upsert("stratum_files", []string{"id", "document_id", "name", "alternative_text", "caption", "width", "height",
+		"formats", "hash", "ext", "mime", "size", "url", "created_at", "updated_at"},
+		[]any{r.ID, r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime,
+			r.Size, r.URL, r.CreatedAt, r.UpdatedAt})
+}
+
+// PutRole writes a users-permissions role and answers the id it has here:
+// a role of the same type that exists with another id (the public and
+// authenticated roles every project starts with) is updated in place and
+// keeps its id.
+func (t *ImportTx) PutRole(r *auth.Role) (int64, error) {
+	var id int64
+	err := t.tx.QueryRowContext(t.ctx, "SELECT id FROM up_roles WHERE type = "+t.s.d.Placeholder(1), r.Type).Scan(&id)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	if err == nil && id != r.ID {
+		_, err = t.tx.ExecContext(t.ctx, "UPDATE up_roles SET name = "+t.s.d.Placeholder(1)+", description = "+t.s.d.Placeholder(2)+
+			" WHERE id = "+t.s.d.Placeholder(3), r.Name, r.Description, id)
+		return id, err
+	}
+	return r.ID, t.upsert("up_roles", []string{"id", "document_id", "name", "description", "type", "created_at", "updated_at"},
+		[]any{r.ID, r.DocumentID, r.Name, r.Description, r.Type, r.CreatedAt, r.UpdatedAt})
+}
+
+// PutPermission grants an action to a role (nothing when it has it).
+func (t *ImportTx) PutPermission(roleID int64, action string, at time.Time) error {
+	_, err := t.tx.ExecContext(t.ctx, "INSERT INTO up_permissions (role_id, action, created_at) VALUES ("+t.s.phs(1, 3)+
+		") ON CONFLICT (role_id, action) DO NOTHING", roleID, action, at)
+	return err
+}
+
+// PutUser writes a users-permissions user with its id and password hash.
+func (t *ImportTx) PutUser(u *auth.User) error {
+	return t.upsert("up_users", strings.Split(userCols, ", "), append([]any{u.ID}, userArgs(u)...))
+}
+
+// PutAdmin writes an admin with its id and password hash.
+func (t *ImportTx) PutAdmin(a *auth.AdminUser) error {
+	return t.upsert("stratum_admin_users", strings.Split(adminCols, ", "),
+		[]any{a.ID, a.DocumentID, a.Firstname, a.Lastname, a.Email, a.Password, a.IsActive, a.Blocked, a.CreatedAt, a.UpdatedAt})
+}
+
+// PutToken writes an API token with its id and its stored digest.
+func (t *ImportTx) PutToken(k *auth.APIToken) error {
+	perms, err := tokenPermissions(k)
+	if err != nil {
+		return err
+	}
+	return t.upsert("stratum_api_tokens", strings.Split(tokenCols, ", "),
+		[]any{k.ID, k.Name, k.Description, k.Type, k.AccessKey, k.LastUsedAt, k.ExpiresAt, k.Lifespan, perms, k.CreatedAt, k.UpdatedAt})
+}
+
+// importedSystemTables are the system tables an import writes ids into.
+var importedSystemTables = []string{"up_roles", "up_permissions", "up_users", "stratum_admin_users", "stratum_api_tokens", "stratum_files"}
+
+// FinishImport ends an import: PostgreSQL's sequences move past the ids
+// written (SQLite's AUTOINCREMENT follows explicit ids by itself), and the
+// counters of the content-type tables are made again from their rows.
+func (s *Store) FinishImport(ctx context.Context, types []*models.ContentType) error {
+	tables := append([]string{}, importedSystemTables...)
+	for _, ct := range types {
+		tables = append(tables, ct.Table())
+	}
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if s.d.Name() == "postgres" {
+			for _, tbl := range tables {
+				if _, err := tx.ExecContext(ctx, "SELECT setval(pg_get_serial_sequence("+lit(quote(tbl))+", 'id'), "+
+					"GREATEST((SELECT MAX(id) FROM "+quote(tbl)+"), 1), (SELECT MAX(id) FROM "+quote(tbl)+") IS NOT NULL)"); err != nil {
+					return fmt.Errorf("sequence of %s: %w", tbl, err)
+				}
+			}
+		}
+		for _, ct := range types {
+			if err := recount(ctx, tx, s.d, ct.Table()); err != nil {
+				return fmt.Errorf("count %s: %w", ct.Table(), err)
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+s.d.Placeholder(1)+
+				", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", ct.Table()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
