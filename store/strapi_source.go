@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/glebarez/go-sqlite" // registers "sqlite"
+	_ "github.com/glebarez/go-sqlite"  // registers "sqlite"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers "pgx"
 )
 
