@@ -138,6 +138,29 @@ func ask(t *testing.T, srv string, a answer) (int, any) {
 // keys Stratum does not answer or answers differently, by answer.
 func normalize(name string, v any) any {
 	switch name {
+	case "03-article-populate-star":
+		// Stratum's files have no focal point (always null in Strapi
+		// unless set in its admin panel's editor).
+		if m, ok := v.(map[string]any)["data"].(map[string]any); ok {
+			if c, ok := m["cover"].(map[string]any); ok && c["focalPoint"] == nil {
+				delete(c, "focalPoint")
+			}
+		}
+	case "13-upload-files":
+		// No focal point, and no signed URLs (isUrlSigned is about
+		// private S3 buckets).
+		if l, ok := v.([]any); ok {
+			for _, f := range l {
+				if m, ok := f.(map[string]any); ok {
+					if m["focalPoint"] == nil {
+						delete(m, "focalPoint")
+					}
+					if m["isUrlSigned"] == false {
+						delete(m, "isUrlSigned")
+					}
+				}
+			}
+		}
 	case "12-login-alice":
 		// A new JWT: signed with the same secret, issued now.
 		if m, ok := v.(map[string]any); ok {
@@ -265,5 +288,30 @@ func TestImportStrapiPostgres(t *testing.T) {
 		}
 		srv := serve(t, dir, db)
 		compareAnswers(t, srv, shared)
+
+		// Again: the same rows (upserts on the ids), the same answers.
+		again := runImport(t, from, dir, db, filepath.Join(shared, "project", "public", "uploads"))
+		if !reflect.DeepEqual(again.Counts["api::article.article"], rep.Counts["api::article.article"]) || again.Counts["files copied"] != 0 {
+			t.Errorf("second import: %v, first: %v", again.Counts, rep.Counts)
+		}
+		t.Run("again", func(t *testing.T) { compareAnswers(t, srv, shared) })
+
+		// The uploaded file was copied and is served.
+		res, err := http.Get(srv + "/uploads/thumbnail_cover_1c597357f1.png")
+		if err != nil || res.StatusCode != 200 {
+			t.Errorf("GET the imported thumbnail: %v %v", res.Status, err)
+		} else {
+			res.Body.Close()
+		}
+
+		// New rows get new ids (sequences moved past the imported ones).
+		var a answer
+		a.Request.Method, a.Request.Path, a.Request.Credential = "POST", "/api/articles", "public"
+		a.Request.Body = json.RawMessage(`{"data":{"title":"After the import","slug":"after-the-import"}}`)
+		status, got := ask(t, srv, a)
+		data, _ := got.(map[string]any)["data"].(map[string]any)
+		if status != 201 && status != 200 || data == nil || data["id"].(float64) <= 81 {
+			t.Errorf("create after the import: %d %s", status, short(got))
+		}
 	})
 }
