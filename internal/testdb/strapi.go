@@ -66,3 +66,27 @@ func LoadedPostgres(t testing.TB, prefix, dump string) string {
 	}
 	return u.String()
 }
+
+// SQLiteFile makes a SQLite database file from statements (each run with
+// its arguments) and answers its path.
+func SQLiteFile(t testing.TB, stmts []Stmt) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "strapi.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s.SQL, s.Args...); err != nil {
+			t.Fatalf("%s: %v", s.SQL, err)
+		}
+	}
+	return path
+}
+
+// Stmt is one SQL statement and its arguments.
+type Stmt struct {
+	SQL  string
+	Args []any
+}
