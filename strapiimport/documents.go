@@ -201,6 +201,41 @@ func (im *importer) component(uid string) (*compData, error) {
 	return cd, err
 }
 
+// preload reads the documentIds of relation targets and the component
+// tables that attributes name, recursively.
+func (im *importer) preload(attrs []*models.Attribute) error {
+	for _, a := range attrs {
+		switch a.Type {
+		case models.TypeRelation:
+			if t := im.o.Schema.Type(a.Target); t != nil && a.IsOwner() && !a.IsMorph() {
+				if _, err := im.loadIDs(t.Table()); err != nil {
+					return err
+				}
+			}
+		case models.TypeComponent, models.TypeDynamicZone:
+			uids := a.Components
+			if a.Type == models.TypeComponent {
+				uids = []string{a.Component}
+			}
+			for _, uid := range uids {
+				if _, done := im.comps[uid]; done {
+					continue
+				}
+				cd, err := im.component(uid)
+				if err != nil {
+					return err
+				}
+				if cd.c != nil {
+					if err := im.preload(cd.c.Attributes); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // importType writes every row of a content type.
 func (im *importer) importType(ct *models.ContentType) error {
 	t := ct.Table()
@@ -212,25 +247,53 @@ func (im *importer) importType(ct *models.ContentType) error {
 	if err != nil {
 		return err
 	}
-	var rows []*engine.Row
-	err = im.src.Rows(im.ctx, t, nil, []string{"id"}, func(r map[string]any) error {
-		row, err := im.row(ct, od, r)
-		if err != nil {
-			return err
-		}
-		if row != nil {
-			rows = append(rows, row)
-		}
-		return nil
-	})
+	// What rows point at is read first: no query runs while the rows
+	// stream.
+	if err := im.preload(ct.Attributes); err != nil {
+		return err
+	}
+	total, err := im.src.Count(im.ctx, t)
 	if err != nil {
 		return err
 	}
-	if err := batch(im, ct.UID, rows, func(tx *store.ImportTx, r *engine.Row) error { return tx.PutRow(ct, r) }); err != nil {
+	// Rows are written as they are read, a batch per transaction, so a
+	// large table is never held in memory.
+	im.prog.start(ct.UID, int(total))
+	rows := make([]*engine.Row, 0, im.o.Batch)
+	flush := func() error {
+		if len(rows) == 0 {
+			return nil
+		}
+		err := im.dst.Import(im.ctx, func(tx *store.ImportTx) error {
+			for _, r := range rows {
+				if err := tx.PutRow(ct, r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		im.rep.Counts[ct.UID] += len(rows)
+		im.prog.add(len(rows))
+		rows = rows[:0]
 		return err
 	}
-	im.rep.Counts[ct.UID] += len(rows)
-	return nil
+	im.rep.Counts[ct.UID] += 0 // listed even when empty
+	err = im.src.Rows(im.ctx, t, nil, []string{"id"}, func(r map[string]any) error {
+		row, err := im.row(ct, od, r)
+		if err != nil || row == nil {
+			return err
+		}
+		rows = append(rows, row)
+		if len(rows) >= im.o.Batch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	im.prog.finish()
+	return err
 }
 
 // row builds the Stratum row of one Strapi row.
