@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,9 @@ func OpenStrapiSource(ctx context.Context, url string) (*StrapiSource, error) {
 		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite://"), "file:")
 		if path == "" {
 			return nil, fmt.Errorf("the Strapi database: give a postgres:// URL or a SQLite file path")
+		}
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("the Strapi database %s: %w", path, err)
 		}
 		s.sqlite = true
 		s.db, err = sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")

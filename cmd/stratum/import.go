@@ -13,6 +13,19 @@ import (
 	"github.com/stratum-cms/stratum/strapiimport"
 )
 
+// progressOut receives import progress (tests replace it).
+var progressOut io.Writer = os.Stderr
+
+// isTerminal reports whether w is a terminal (a bar is drawn then).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
 // importCmd is `stratum import strapi --from URL [--dir DIR] [--uploads DIR]`.
 func importCmd(args []string, out io.Writer) error {
 	if len(args) == 0 || args[0] != "strapi" {
@@ -44,7 +57,7 @@ func importCmd(args []string, out io.Writer) error {
 	defer a.Close()
 	rep, err := strapiimport.Run(ctx, src, a.Store, strapiimport.Options{
 		Schema: a.Engine.Registry.Current().Schema, Project: *dir,
-		Uploads: *uploads, UploadDir: a.Config.Upload.Dir, Progress: os.Stderr,
+		Uploads: *uploads, UploadDir: a.Config.Upload.Dir, Progress: progressOut, Bar: isTerminal(progressOut),
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testdb"
+)
+
+// TestImportStrapiCommand runs `stratum import strapi` twice on a small
+// Strapi database (SQLite) into a project's embedded database: the report
+// counts the rows, progress lines go to the progress writer, and the
+// second run writes the same rows again.
+func TestImportStrapiCommand(t *testing.T) {
+	dir := t.TempDir()
+	schema := `{"kind":"collectionType","collectionName":"tags","info":{"singularName":"tag","pluralName":"tags"},
+		"options":{"draftAndPublish":false},"attributes":{"name":{"type":"string"}}}`
+	if err := os.MkdirAll(filepath.Join(dir, "src/api/tag/content-types/tag"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src/api/tag/content-types/tag/schema.json"), []byte(schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	from := testdb.SQLiteFile(t, []testdb.Stmt{
+		{SQL: `CREATE TABLE strapi_core_store_settings (id integer primary key, key varchar, value text)`},
+		{SQL: `CREATE TABLE tags (id integer primary key, document_id varchar, name varchar, created_at datetime, updated_at datetime,
+			published_at datetime, locale varchar)`},
+		{SQL: `INSERT INTO tags VALUES (3, 'tttttttttttttttttttttt03', 'three', 1795000000000, 1795000000000, 1795000000000, NULL),
+			(9, 'tttttttttttttttttttttt09', 'nine', 1795000000000, 1795000000000, 1795000000000, NULL)`},
+		{SQL: `CREATE TABLE strapi_webhooks (id integer primary key, name varchar)`},
+		{SQL: `INSERT INTO strapi_webhooks VALUES (1, 'build')`},
+	})
+	var prog bytes.Buffer
+	progressOut = &prog
+	defer func() { progressOut = os.Stderr }()
+	for run := 1; run <= 2; run++ {
+		var out bytes.Buffer
+		prog.Reset()
+		if err := importCmd([]string{"strapi", "--from", from, "--dir", dir}, &out); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		report := out.String()
+		for _, want := range []string{"api::tag.tag                             2", "strapi_webhooks (1 rows): webhooks are not imported"} {
+			if !strings.Contains(report, want) {
+				t.Errorf("run %d: the report lacks %q:\n%s", run, want, report)
+			}
+		}
+		if !strings.Contains(prog.String(), "import: api::tag.tag: 2 written in") {
+			t.Errorf("run %d: progress:\n%s", run, prog.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".tmp")); err != nil {
+		t.Errorf("the embedded database was not made: %v", err)
+	}
+	if err := importCmd([]string{"strapi", "--dir", dir}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "--from is required") {
+		t.Errorf("without --from: %v", err)
+	}
+	if err := importCmd([]string{"strapi", "--from", filepath.Join(dir, "nothing.db"), "--dir", dir}, &bytes.Buffer{}); err == nil {
+		t.Error("a missing Strapi database was accepted")
+	}
+}
