@@ -170,3 +170,43 @@ func (s *Store) FinishImport(ctx context.Context, types []*models.ContentType) e
 		return nil
 	})
 }
+
+// importMarkKey is the stratum_meta key that records the source of an
+// import begun in this database.
+const importMarkKey = "import_source"
+
+// BeginImport checks that an import may write here and records its source:
+// the project must hold no documents, files, users, admins or API tokens,
+// unless an import from the same source began here before (a second run,
+// or the end of an interrupted one) or force is set. Upserts on ids would
+// otherwise overwrite rows that have nothing to do with the source.
+func (s *Store) BeginImport(ctx context.Context, source string, types []*models.ContentType, force bool) error {
+	var mark string
+	err := s.write.QueryRowContext(ctx, "SELECT value FROM stratum_meta WHERE "+quote("key")+" = "+s.d.Placeholder(1), importMarkKey).Scan(&mark)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if !force && mark != source {
+		tables := []string{"stratum_files", "up_users", "stratum_admin_users", "stratum_api_tokens"}
+		for _, ct := range types {
+			tables = append(tables, ct.Table())
+		}
+		for _, t := range tables {
+			var n int64
+			if err := s.write.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+quote(t)).Scan(&n); err != nil {
+				return fmt.Errorf("count %s: %w", t, err)
+			}
+			if n > 0 {
+				why := "it did not come from an import"
+				if mark != "" {
+					why = "they came from another import"
+				}
+				return fmt.Errorf("the project's database already has %d rows in %s, and %s: "+
+					"import into an empty project (or pass --force to overwrite rows with the same ids)", n, t, why)
+			}
+		}
+	}
+	_, err = s.write.ExecContext(ctx, "INSERT INTO stratum_meta ("+quote("key")+", value) VALUES ("+s.phs(1, 2)+
+		") ON CONFLICT ("+quote("key")+") DO UPDATE SET value = excluded.value", importMarkKey, source)
+	return err
+}

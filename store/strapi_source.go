@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	neturl "net/url"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -21,6 +23,7 @@ type StrapiSource struct {
 	db     *sql.DB
 	sqlite bool
 	cols   map[string][]string // table -> columns, in catalogue order
+	id     string
 }
 
 // OpenStrapiSource connects to a Strapi database: a postgres:// URL, or the
@@ -30,6 +33,11 @@ func OpenStrapiSource(ctx context.Context, url string) (*StrapiSource, error) {
 	var err error
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		s.db, err = sql.Open("pgx", url)
+		if u, perr := neturl.Parse(url); perr == nil {
+			u.User = neturl.User(u.User.Username()) // never the password
+			u.RawQuery = ""
+			s.id = u.String()
+		}
 	} else {
 		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite://"), "file:")
 		if path == "" {
@@ -39,6 +47,9 @@ func OpenStrapiSource(ctx context.Context, url string) (*StrapiSource, error) {
 			return nil, fmt.Errorf("the Strapi database %s: %w", path, err)
 		}
 		s.sqlite = true
+		if abs, aerr := filepath.Abs(path); aerr == nil {
+			s.id = "sqlite:" + abs
+		}
 		s.db, err = sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
 	}
 	if err != nil {
@@ -80,6 +91,10 @@ func (s *StrapiSource) catalogue(ctx context.Context) error {
 	}
 	return rows.Err()
 }
+
+// Identity names the source without its credentials (a URL without its
+// password, a SQLite file's absolute path).
+func (s *StrapiSource) Identity() string { return s.id }
 
 // Close ends the connection.
 func (s *StrapiSource) Close() error { return s.db.Close() }

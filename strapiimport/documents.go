@@ -3,6 +3,7 @@ package strapiimport
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -267,7 +268,7 @@ func (im *importer) importType(ct *models.ContentType) error {
 		err := im.dst.Import(im.ctx, func(tx *store.ImportTx) error {
 			for _, r := range rows {
 				if err := tx.PutRow(ct, r); err != nil {
-					return err
+					return fmt.Errorf("%s row %d (documentId %s, locale %q): %w", ct.UID, r.ID, r.DocumentID, r.Locale, err)
 				}
 			}
 			return nil

@@ -37,6 +37,9 @@ type Options struct {
 	Bar bool
 	// Batch is the number of rows written per transaction (default 500).
 	Batch int
+	// Force writes into a project that already has rows not imported
+	// from this source (rows with the same ids are overwritten).
+	Force bool
 }
 
 // Report says what an import did.
@@ -91,6 +94,7 @@ func (r *Report) Write(w io.Writer) {
 
 // Source is the Strapi database (store.StrapiSource).
 type Source interface {
+	Identity() string
 	Has(table string, cols ...string) bool
 	Columns(table string) []string
 	Tables() []string
@@ -100,6 +104,7 @@ type Source interface {
 
 // Target is the Stratum database (store.Store).
 type Target interface {
+	BeginImport(ctx context.Context, source string, types []*models.ContentType, force bool) error
 	Import(ctx context.Context, fn func(*store.ImportTx) error) error
 	FinishImport(ctx context.Context, types []*models.ContentType) error
 }
@@ -126,6 +131,9 @@ func Run(ctx context.Context, src Source, dst Target, o Options) (*Report, error
 	start := time.Now()
 	im := &importer{ctx: ctx, src: src, dst: dst, o: o, rep: &Report{Counts: map[string]int{}},
 		docIDs: map[string]map[int64]string{}, comps: map[string]*compData{}}
+	if err := dst.BeginImport(ctx, src.Identity(), o.Schema.Types, o.Force); err != nil {
+		return im.rep, fmt.Errorf("import: %w", err)
+	}
 	im.prog = newProgress(o.Progress, o.Bar)
 	defer im.prog.done()
 	steps := []struct {

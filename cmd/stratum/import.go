@@ -29,12 +29,13 @@ func isTerminal(w io.Writer) bool {
 // importCmd is `stratum import strapi --from URL [--dir DIR] [--uploads DIR]`.
 func importCmd(args []string, out io.Writer) error {
 	if len(args) == 0 || args[0] != "strapi" {
-		return fmt.Errorf("usage: stratum import strapi --from STRAPI_DATABASE_URL [--dir PROJECT] [--uploads DIR]")
+		return fmt.Errorf("usage: stratum import strapi --from STRAPI_DATABASE_URL [--dir PROJECT] [--uploads DIR] [--force]")
 	}
 	fs := flag.NewFlagSet("import strapi", flag.ContinueOnError)
 	from := fs.String("from", "", "the Strapi database: a postgres:// URL or a SQLite file")
 	dir := fs.String("dir", ".", "the project folder (the Strapi project's folder: its schema files)")
 	uploads := fs.String("uploads", "", "the folder of Strapi's uploaded files (default: DIR/public/uploads)")
+	force := fs.Bool("force", false, "import into a project that already has documents, files, users or tokens (same ids are overwritten)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func importCmd(args []string, out io.Writer) error {
 	defer a.Close()
 	rep, err := strapiimport.Run(ctx, src, a.Store, strapiimport.Options{
 		Schema: a.Engine.Registry.Current().Schema, Project: *dir,
-		Uploads: *uploads, UploadDir: a.Config.Upload.Dir, Progress: progressOut, Bar: isTerminal(progressOut),
+		Uploads: *uploads, UploadDir: a.Config.Upload.Dir, Progress: progressOut, Bar: isTerminal(progressOut), Force: *force,
 	})
 	if err != nil {
 		return err

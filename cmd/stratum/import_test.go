@@ -55,6 +55,30 @@ func TestImportStrapiCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".tmp")); err != nil {
 		t.Errorf("the embedded database was not made: %v", err)
 	}
+	// A project with an admin of its own: refused (the admin would be
+	// overwritten by Strapi's admin 1).
+	dir2 := t.TempDir()
+	if err := os.CopyFS(dir2, os.DirFS(filepath.Join(dir, "src", ".."))); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.RemoveAll(filepath.Join(dir2, ".tmp"))
+	if err := adminCmd([]string{"create", "--email", "own@example.com", "--password", "Own-admin-1", "--dir", dir2}); err != nil {
+		t.Fatal(err)
+	}
+	err := importCmd([]string{"strapi", "--from", from, "--dir", dir2}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "1 rows in stratum_admin_users, and it did not come from an import") {
+		t.Errorf("an import into a project with its own admin: %v", err)
+	}
+
+	// Another source into this project: refused, unless forced.
+	other := testdb.SQLiteFile(t, []testdb.Stmt{{SQL: `CREATE TABLE strapi_core_store_settings (id integer primary key, key varchar, value text)`}})
+	err = importCmd([]string{"strapi", "--from", other, "--dir", dir}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "already has 2 rows in tags") || !strings.Contains(err.Error(), "another import") {
+		t.Errorf("an import from another source into an imported project: %v", err)
+	}
+	if err := importCmd([]string{"strapi", "--from", other, "--dir", dir, "--force"}, &bytes.Buffer{}); err != nil {
+		t.Errorf("--force: %v", err)
+	}
 	if err := importCmd([]string{"strapi", "--dir", dir}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "--from is required") {
 		t.Errorf("without --from: %v", err)
 	}
