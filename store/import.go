@@ -86,9 +86,10 @@ func (t *ImportTx) PutRow(ct *models.ContentType, r *engine.Row) error {
 // PutFile writes a media library row with its id.
 func (t *ImportTx) PutFile(r *upload.FileRecord) error {
 	return t.upsert("stratum_files", []string{"id", "document_id", "name", "alternative_text", "caption", "width", "height",
-		"formats", "hash", "ext", "mime", "size", "url", "created_at", "updated_at"},
+		"formats", "hash", "ext", "mime", "size", "url", "created_at", "updated_at", "focal_point", "preview_url", "provider",
+		"provider_metadata"},
 		[]any{r.ID, r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime,
-			r.Size, r.URL, r.CreatedAt, r.UpdatedAt})
+			r.Size, r.URL, r.CreatedAt, r.UpdatedAt, r.FocalPoint, r.PreviewURL, nullIfEmpty(r.Provider), r.ProviderMetadata})
 }
 
 // PutRole writes a users-permissions role and answers the id it has here:
@@ -209,4 +210,11 @@ func (s *Store) BeginImport(ctx context.Context, source string, types []*models.
 	_, err = s.write.ExecContext(ctx, "INSERT INTO stratum_meta ("+quote("key")+", value) VALUES ("+s.phs(1, 2)+
 		") ON CONFLICT ("+quote("key")+") DO UPDATE SET value = excluded.value", importMarkKey, source)
 	return err
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

@@ -56,8 +56,8 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 			width integer, height integer, formats text, hash varchar, ext varchar, mime varchar, size float, url text, preview_url text,
 			provider varchar, provider_metadata text, folder_path varchar, created_at datetime, updated_at datetime, published_at datetime,
 			created_by_id integer, updated_by_id integer, locale varchar)`),
-		s(`INSERT INTO files VALUES (3, 'ffffffffffffffffffffffff', 'remote.jpg', NULL, NULL, NULL, 10, 20, NULL, 'remote_abc', '.jpg', 'image/jpeg', 1.5,
-			'https://bucket.s3.amazonaws.com/remote_abc.jpg', NULL, 'aws-s3', NULL, '/', ?, ?, ?, NULL, NULL, NULL)`, ms, ms, ms),
+		s(`INSERT INTO files VALUES (3, 'ffffffffffffffffffffffff', 'remote.jpg', NULL, NULL, '{"x":1,"y":2}', 10, 20, NULL, 'remote_abc', '.jpg', 'image/jpeg', 1.5,
+			'https://bucket.s3.amazonaws.com/remote_abc.jpg', NULL, 'aws-s3', '{"region":"eu-west-3"}', '/', ?, ?, ?, NULL, NULL, NULL)`, ms, ms, ms),
 		s(`CREATE TABLE files_related_mph (id integer primary key, file_id integer, related_id integer, related_type varchar, field varchar, "order" float)`),
 		s(`INSERT INTO files_related_mph VALUES (1, 3, 2, 'api::article.article', 'cover', 1)`),
 		s(`CREATE TABLE up_roles (id integer primary key, document_id varchar, name varchar, description varchar, type varchar,
@@ -129,7 +129,7 @@ func TestImportStrapiSQLite(t *testing.T) {
 			{"published with relations, components, media", "/api/articles?populate[category][fields][0]=name&populate[tags][fields][0]=name&populate[seo]=true&populate[blocks]=true&populate[cover]=true&fields[0]=title&fields[1]=featured&fields[2]=publishedDate&fields[3]=rating", "public", "",
 				`{"data":[{"blocks":[{"__component":"shared.quote","body":"quoted","id":4,"title":"Q"},{"__component":"shared.rich-text","body":"# Rich","id":9}],` +
 					`"category":{"documentId":"cccccccccccccccccccccccc","id":1,"name":"Science"},` +
-					`"cover":{"alternativeText":null,"caption":null,"createdAt":"2026-11-18T11:06:40.000Z","documentId":"ffffffffffffffffffffffff","ext":".jpg","formats":null,"hash":"remote_abc","height":20,"id":3,"mime":"image/jpeg","name":"remote.jpg","previewUrl":null,"provider":"local","provider_metadata":null,"publishedAt":"2026-11-18T11:06:40.000Z","size":1.5,"updatedAt":"2026-11-18T11:06:40.000Z","url":"https://bucket.s3.amazonaws.com/remote_abc.jpg","width":10},` +
+					`"cover":{"alternativeText":null,"caption":null,"focalPoint":{"x":1,"y":2},"createdAt":"2026-11-18T11:06:40.000Z","documentId":"ffffffffffffffffffffffff","ext":".jpg","formats":null,"hash":"remote_abc","height":20,"id":3,"mime":"image/jpeg","name":"remote.jpg","previewUrl":null,"provider":"aws-s3","provider_metadata":{"region":"eu-west-3"},"publishedAt":"2026-11-18T11:06:40.000Z","size":1.5,"updatedAt":"2026-11-18T11:06:40.000Z","url":"https://bucket.s3.amazonaws.com/remote_abc.jpg","width":10},` +
 					`` +
 					`"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","featured":false,"id":2,"publishedDate":"2024-03-01","rating":4.5,"seo":{"id":5,"metaDescription":null,"metaTitle":"SEO title"},` +
 					`"tags":[{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"},{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one"}],"title":"First"}],` +

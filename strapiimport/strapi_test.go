@@ -138,23 +138,11 @@ func ask(t *testing.T, srv string, a answer) (int, any) {
 // keys Stratum does not answer or answers differently, by answer.
 func normalize(name string, v any) any {
 	switch name {
-	case "03-article-populate-star":
-		// Stratum's files have no focal point (always null in Strapi
-		// unless set in its admin panel's editor).
-		if m, ok := v.(map[string]any)["data"].(map[string]any); ok {
-			if c, ok := m["cover"].(map[string]any); ok && c["focalPoint"] == nil {
-				delete(c, "focalPoint")
-			}
-		}
 	case "13-upload-files":
-		// No focal point, and no signed URLs (isUrlSigned is about
-		// private S3 buckets).
+		// No signed URLs (isUrlSigned is about private S3 buckets).
 		if l, ok := v.([]any); ok {
 			for _, f := range l {
 				if m, ok := f.(map[string]any); ok {
-					if m["focalPoint"] == nil {
-						delete(m, "focalPoint")
-					}
 					if m["isUrlSigned"] == false {
 						delete(m, "isUrlSigned")
 					}

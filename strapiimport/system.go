@@ -119,6 +119,10 @@ func (im *importer) files() error {
 			n := int(h)
 			f.Height = &n
 		}
+		f.FocalPoint, f.PreviewURL, f.ProviderMetadata = jsonText(r["focal_point"]), strPtr(r["preview_url"]), jsonText(r["provider_metadata"])
+		if p := str(r["provider"]); p != "local" {
+			f.Provider = p
+		}
 		if r["formats"] != nil {
 			s := str(r["formats"])
 			if s != "null" && s != "" {
@@ -458,4 +462,16 @@ func (im *importer) tokens() error {
 	}
 	im.rep.Counts["API tokens"] = len(toks)
 	return nil
+}
+
+// jsonText is a JSON column's text, nil for NULL or JSON null.
+func jsonText(v any) *string {
+	if v == nil {
+		return nil
+	}
+	s := str(v)
+	if s == "" || s == "null" || !json.Valid([]byte(s)) {
+		return nil
+	}
+	return &s
 }
