@@ -176,6 +176,20 @@ func (im *importer) notImported() {
 		"strapi_ai_metadata_jobs":     "",
 		"strapi_ai_localization_jobs": "",
 	}
+	ours := map[string]bool{"files": true, "i18n_locale": true, "up_roles": true, "up_users": true, "up_permissions": true, "admin_users": true,
+		"admin_permissions": true}
+	for _, ct := range im.o.Schema.Types {
+		ours[ct.Table()] = true
+	}
+	for _, t := range im.src.Tables() {
+		if _, told := known[t]; told || ours[t] || strings.HasPrefix(t, "strapi_") || !im.src.Has(t, "document_id") {
+			continue
+		}
+		// Documents of a type the project's schema files do not define.
+		if n, err := im.src.Count(im.ctx, t); err == nil && n > 0 {
+			im.rep.skip("%s (%d rows): no content type of the project has this table (collectionName): add its schema file and import again", t, n)
+		}
+	}
 	for _, t := range im.src.Tables() {
 		why, ok := known[t]
 		if !ok || why == "" {

@@ -88,6 +88,9 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`INSERT INTO strapi_api_token_permissions VALUES (1, 'api::tag.tag.find')`),
 		s(`CREATE TABLE strapi_api_token_permissions_token_lnk (id integer primary key, api_token_permission_id integer, api_token_id integer)`),
 		s(`INSERT INTO strapi_api_token_permissions_token_lnk VALUES (1, 1, 5)`),
+		// A type whose schema file the project does not have.
+		s(`CREATE TABLE pages (id integer primary key, document_id varchar, title varchar)`),
+		s(`INSERT INTO pages VALUES (1, 'pppppppppppppppppppppppp', 'About')`),
 	})
 }
 
@@ -113,6 +116,9 @@ func TestImportStrapiSQLite(t *testing.T) {
 			if rep.Counts[k] != n {
 				t.Errorf("%s: %d imported, want %d (%v)", k, rep.Counts[k], n, rep.Counts)
 			}
+		}
+		if !strings.Contains(strings.Join(rep.Skipped, "\n"), "pages (1 rows): no content type of the project has this table") {
+			t.Errorf("the report does not name the pages table: %v", rep.Skipped)
 		}
 		srv := serve(t, dir, db)
 		get := func(path, cred string, body json.RawMessage) (int, string) {
