@@ -1,16 +1,20 @@
 package strapiimport_test
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha512"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/stratum-cms/stratum/internal/testdb"
+	"github.com/stratum-cms/stratum/store"
+	"github.com/stratum-cms/stratum/strapiimport"
 )
 
 // strapiSQLite is a Strapi 5 database on SQLite with a few rows of the
@@ -110,7 +114,8 @@ func TestImportStrapiSQLite(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, dbURL func(testing.TB) string) {
 		dir := project(t, shared)
 		db := dbURL(t)
-		rep := runImport(t, from, dir, db, "")
+		interrupted(t, from, dir, db, 3)
+		rep := runImport(t, from, dir, db, "") // finishes the interrupted import
 		for k, n := range map[string]int{"api::article.article": 2, "api::category.category": 2, "api::tag.tag": 2, "files": 1,
 			"users": 1, "roles": 2, "permissions": 5, "admins": 1, "API tokens": 1} {
 			if rep.Counts[k] != n {
@@ -174,3 +179,36 @@ func TestImportStrapiSQLite(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// failAfter is the Stratum database, failing after n transactions (an
+// import interrupted: a crash, a lost connection, Ctrl-C).
+type failAfter struct {
+	*store.Store
+	n int
+}
+
+func (f *failAfter) Import(ctx context.Context, fn func(*store.ImportTx) error) error {
+	if f.n == 0 {
+		return errors.New("interrupted")
+	}
+	f.n--
+	return f.Store.Import(ctx, fn)
+}
+
+// interrupted runs an import that stops after n transactions of one row.
+func interrupted(t *testing.T, from, dir, dbURL string, n int) {
+	t.Helper()
+	ctx := context.Background()
+	src, err := store.OpenStrapiSource(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	a := openApp(t, dir, dbURL)
+	defer a.Close()
+	_, err = strapiimport.Run(ctx, src, &failAfter{a.Store, n}, strapiimport.Options{Schema: a.Engine.Registry.Current().Schema,
+		Project: dir, Batch: 1})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("the interrupted import: %v", err)
+	}
+}
