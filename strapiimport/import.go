@@ -14,7 +14,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -40,56 +39,6 @@ type Options struct {
 	// Force writes into a project that already has rows not imported
 	// from this source (rows with the same ids are overwritten).
 	Force bool
-}
-
-// Report says what an import did.
-type Report struct {
-	// Counts are the rows written per kind ("api::article.article",
-	// "files", "users", ...).
-	Counts map[string]int
-	// Skipped lists what was not imported, and why.
-	Skipped []string
-	// Warnings are rows imported with a change (a value kept as read
-	// although it does not satisfy the schema, ...).
-	Warnings []string
-	Took     time.Duration
-}
-
-func (r *Report) skip(format string, args ...any) {
-	r.Skipped = append(r.Skipped, fmt.Sprintf(format, args...))
-}
-
-func (r *Report) warn(format string, args ...any) {
-	if len(r.Warnings) < 200 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
-	} else if len(r.Warnings) == 200 {
-		r.Warnings = append(r.Warnings, "(more warnings left out)")
-	}
-}
-
-// Write prints the report.
-func (r *Report) Write(w io.Writer) {
-	fmt.Fprintf(w, "Imported in %s:\n", r.Took.Round(time.Millisecond))
-	keys := make([]string, 0, len(r.Counts))
-	for k := range r.Counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, "  %-40s %d\n", k, r.Counts[k])
-	}
-	if len(r.Skipped) > 0 {
-		fmt.Fprintf(w, "Skipped (%d):\n", len(r.Skipped))
-		for _, s := range r.Skipped {
-			fmt.Fprintf(w, "  %s\n", s)
-		}
-	}
-	if len(r.Warnings) > 0 {
-		fmt.Fprintf(w, "Warnings (%d):\n", len(r.Warnings))
-		for _, s := range r.Warnings {
-			fmt.Fprintf(w, "  %s\n", s)
-		}
-	}
 }
 
 // Source is the Strapi database (store.StrapiSource).
@@ -242,92 +191,4 @@ func (im *importer) loadIDs(table string) (map[int64]string, error) {
 	}
 	im.docIDs[table] = m
 	return m, nil
-}
-
-func str(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
-		return ""
-	}
-	return fmt.Sprint(v)
-}
-
-func strPtr(v any) *string {
-	if v == nil {
-		return nil
-	}
-	s := str(v)
-	return &s
-}
-
-func toInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case float64:
-		return int64(x), true
-	case string:
-		var n int64
-		_, err := fmt.Sscan(strings.TrimSpace(x), &n)
-		return n, err == nil
-	}
-	return 0, false
-}
-
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case float64:
-		return x
-	case string:
-		var f float64
-		fmt.Sscan(strings.TrimSpace(x), &f)
-		return f
-	}
-	return 0
-}
-
-func toBool(v any) bool {
-	switch x := v.(type) {
-	case bool:
-		return x
-	case int64:
-		return x != 0
-	case string:
-		return x == "1" || x == "true" || x == "t"
-	}
-	return false
-}
-
-// toTime reads a timestamp: a time, a millisecond number (Strapi on
-// SQLite), or a text date-time.
-func toTime(v any) (time.Time, bool) {
-	switch x := v.(type) {
-	case time.Time:
-		return x.UTC(), true
-	case int64:
-		return time.UnixMilli(x).UTC(), true
-	case float64:
-		return time.UnixMilli(int64(x)).UTC(), true
-	case string:
-		for _, l := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"} {
-			if t, err := time.Parse(l, x); err == nil {
-				return t.UTC(), true
-			}
-		}
-		if n, ok := toInt(x); ok {
-			return time.UnixMilli(n).UTC(), true
-		}
-	}
-	return time.Time{}, false
-}
-
-func timePtr(v any) *time.Time {
-	if t, ok := toTime(v); ok {
-		return &t
-	}
-	return nil
 }
