@@ -3,6 +3,7 @@ package strapiimport_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratum-cms/stratum/app"
 	"github.com/stratum-cms/stratum/internal/testdb"
@@ -292,6 +294,25 @@ func TestImportStrapiPostgres(t *testing.T) {
 			res.Body.Close()
 		}
 
+		// A JWT Strapi issued (answers/12) is accepted: same JWT_SECRET,
+		// same user id.
+		var login struct{ JWT string }
+		_ = json.Unmarshal(answers(t, shared)["12-login-alice"].Body, &login)
+		req, _ := http.NewRequest("GET", srv+"/api/users/me", nil)
+		req.Header.Set("Authorization", "Bearer "+login.JWT)
+		if jwtExpired(t, login.JWT) {
+			t.Log("Strapi's JWT of answers/12 has expired: not replayed")
+		} else if res, err := http.DefaultClient.Do(req); err != nil {
+			t.Error(err)
+		} else {
+			var me map[string]any
+			_ = json.NewDecoder(res.Body).Decode(&me)
+			res.Body.Close()
+			if res.StatusCode != 200 || me["username"] != "alice" || me["documentId"] != "ryyrepp7xowggdmqzkgt9d09" {
+				t.Errorf("GET /api/users/me with Strapi's JWT: %d %v", res.StatusCode, me)
+			}
+		}
+
 		// New rows get new ids (sequences moved past the imported ones).
 		var a answer
 		a.Request.Method, a.Request.Path, a.Request.Credential = "POST", "/api/articles", "public"
@@ -302,4 +323,18 @@ func TestImportStrapiPostgres(t *testing.T) {
 			t.Errorf("create after the import: %d %s", status, short(got))
 		}
 	})
+}
+
+// jwtExpired reads a JWT's exp claim (without checking it: the server does).
+func jwtExpired(t *testing.T, jwt string) bool {
+	parts := strings.Split(jwt, ".")
+	if len(parts) != 3 {
+		t.Fatalf("not a JWT: %q", jwt)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(parts[1])
+	var claims struct{ Exp int64 }
+	if err != nil || json.Unmarshal(b, &claims) != nil || claims.Exp == 0 {
+		t.Fatalf("JWT claims: %s %v", b, err)
+	}
+	return time.Now().Unix() >= claims.Exp
 }
