@@ -38,7 +38,7 @@ func (p *progress) start(label string, total int) {
 	}
 	if p.bars != nil {
 		p.bar = p.bars.AddBar(int64(total),
-			mpb.PrependDecorators(decor.Name(label, decor.WC{C: decor.DindentRight | decor.DextraSpace}), decor.CountersNoUnit("%d/%d")),
+			mpb.PrependDecorators(decor.Name(label, decor.WCSyncSpaceR), decor.CountersNoUnit("%d/%d")),
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO)))
 		return
 	}
@@ -71,6 +71,10 @@ func (p *progress) finish() {
 // done waits for the bars to be drawn for the last time.
 func (p *progress) done() {
 	if p.bars != nil {
+		if p.bar != nil { // a step that failed: its bar ends where it stopped
+			p.bar.Abort(false)
+			p.bar = nil
+		}
 		p.bars.Wait()
 	}
 }
