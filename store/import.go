@@ -13,6 +13,7 @@ import (
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/upload"
+	"github.com/stratum-cms/stratum/webhooks"
 )
 
 // ImportTx writes rows that come from another database (`stratum import
@@ -139,8 +140,15 @@ func (t *ImportTx) PutToken(k *auth.APIToken) error {
 		[]any{k.ID, k.Name, k.Description, k.Type, k.AccessKey, k.LastUsedAt, k.ExpiresAt, k.Lifespan, perms, k.CreatedAt, k.UpdatedAt})
 }
 
+// PutWebhook writes a webhook with its id.
+func (t *ImportTx) PutWebhook(w *webhooks.Webhook) error {
+	return t.upsert("stratum_webhooks", []string{"id", "name", "url", "headers", "events", "enabled", "secret", "created_at", "updated_at"},
+		append([]any{w.ID}, webhookArgs(w)...))
+}
+
 // importedSystemTables are the system tables an import writes ids into.
-var importedSystemTables = []string{"up_roles", "up_permissions", "up_users", "stratum_admin_users", "stratum_api_tokens", "stratum_files"}
+var importedSystemTables = []string{"up_roles", "up_permissions", "up_users", "stratum_admin_users", "stratum_api_tokens", "stratum_files",
+	"stratum_webhooks"}
 
 // FinishImport ends an import: PostgreSQL's sequences move past the ids
 // written (SQLite's AUTOINCREMENT follows explicit ids by itself), and the
@@ -188,7 +196,7 @@ func (s *Store) BeginImport(ctx context.Context, source string, types []*models.
 		return err
 	}
 	if !force && mark != source {
-		tables := []string{"stratum_files", "up_users", "stratum_admin_users", "stratum_api_tokens"}
+		tables := []string{"stratum_files", "up_users", "stratum_admin_users", "stratum_api_tokens", "stratum_webhooks"}
 		for _, ct := range types {
 			tables = append(tables, ct.Table())
 		}

@@ -96,6 +96,7 @@ func Run(ctx context.Context, src Source, dst Target, o Options) (*Report, error
 		{"users", im.users},
 		{"admins", im.admins},
 		{"tokens", im.tokens},
+		{"webhooks", im.webhooks},
 	}
 	for _, s := range steps {
 		if err := s.fn(); err != nil {

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -92,6 +94,9 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`INSERT INTO strapi_api_token_permissions VALUES (1, 'api::tag.tag.find')`),
 		s(`CREATE TABLE strapi_api_token_permissions_token_lnk (id integer primary key, api_token_permission_id integer, api_token_id integer)`),
 		s(`INSERT INTO strapi_api_token_permissions_token_lnk VALUES (1, 1, 5)`),
+		s(`CREATE TABLE strapi_webhooks (id integer primary key, name varchar, url text, headers text, events text, enabled boolean)`),
+		s(`INSERT INTO strapi_webhooks VALUES (4, 'site build', 'https://ci.example.com/build', '{"X-Token":"abc"}', '["entry.publish","releases.publish"]', 1),
+			(6, 'bad', 'ftp://example.com', '{}', '["entry.create"]', 0)`),
 		// A type whose schema file the project does not have.
 		s(`CREATE TABLE pages (id integer primary key, document_id varchar, title varchar)`),
 		s(`INSERT INTO pages VALUES (1, 'pppppppppppppppppppppppp', 'About')`),
@@ -117,13 +122,18 @@ func TestImportStrapiSQLite(t *testing.T) {
 		interrupted(t, from, dir, db, 3)
 		rep := runImport(t, from, dir, db, "") // finishes the interrupted import
 		for k, n := range map[string]int{"api::article.article": 2, "api::category.category": 2, "api::tag.tag": 2, "files": 1,
-			"users": 1, "roles": 2, "permissions": 5, "admins": 1, "API tokens": 1} {
+			"users": 1, "roles": 2, "permissions": 5, "admins": 1, "API tokens": 1, "webhooks": 1} {
 			if rep.Counts[k] != n {
 				t.Errorf("%s: %d imported, want %d (%v)", k, rep.Counts[k], n, rep.Counts)
 			}
 		}
-		if !strings.Contains(strings.Join(rep.Skipped, "\n"), "pages (1 rows): no content type of the project has this table") {
-			t.Errorf("the report does not name the pages table: %v", rep.Skipped)
+		for _, want := range []string{"pages (1 rows): no content type of the project has this table", "webhook 6 (bad): url must be a valid http or https URL"} {
+			if !strings.Contains(strings.Join(rep.Skipped, "\n"), want) {
+				t.Errorf("the report does not say %q: %v", want, rep.Skipped)
+			}
+		}
+		if !strings.Contains(strings.Join(rep.Warnings, "\n"), "webhook 4 (site build): event releases.publish is not sent by Stratum") {
+			t.Errorf("warnings: %v", rep.Warnings)
 		}
 		srv := serve(t, dir, db)
 		get := func(path, cred string, body json.RawMessage) (int, string) {
@@ -173,7 +183,23 @@ func TestImportStrapiSQLite(t *testing.T) {
 		}
 		st, got = get("/admin/login", "public", json.RawMessage(`{"email":"ada@example.com","password":"Carol-pass-1"}`))
 		if st != 200 || !contains(got, `"token"`) {
-			t.Errorf("admin login with the imported hash: %d %s", st, got)
+			t.Fatalf("admin login with the imported hash: %d %s", st, got)
+		}
+		var login struct{ Data struct{ Token string } }
+		_ = json.Unmarshal([]byte(got), &login)
+		req, _ := http.NewRequest("GET", srv+"/admin/webhooks", nil)
+		req.Header.Set("Authorization", "Bearer "+login.Data.Token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		var hooks struct{ Data []map[string]any }
+		_ = json.Unmarshal(b, &hooks)
+		if res.StatusCode != 200 || len(hooks.Data) != 1 || hooks.Data[0]["id"] != 4.0 || hooks.Data[0]["url"] != "https://ci.example.com/build" ||
+			short(hooks.Data[0]["events"]) != `["entry.publish"]` || short(hooks.Data[0]["headers"]) != `{"X-Token":"abc"}` || hooks.Data[0]["isEnabled"] != true {
+			t.Errorf("the imported webhooks: %d %s", res.StatusCode, b)
 		}
 	})
 }

@@ -30,8 +30,8 @@ func TestImportStrapiCommand(t *testing.T) {
 			published_at datetime, locale varchar)`},
 		{SQL: `INSERT INTO tags VALUES (3, 'tttttttttttttttttttttt03', 'three', 1795000000000, 1795000000000, 1795000000000, NULL),
 			(9, 'tttttttttttttttttttttt09', 'nine', 1795000000000, 1795000000000, 1795000000000, NULL)`},
-		{SQL: `CREATE TABLE strapi_webhooks (id integer primary key, name varchar)`},
-		{SQL: `INSERT INTO strapi_webhooks VALUES (1, 'build')`},
+		{SQL: `CREATE TABLE upload_folders (id integer primary key, name varchar)`},
+		{SQL: `INSERT INTO upload_folders VALUES (1, 'API Uploads')`},
 	})
 	var prog bytes.Buffer
 	progressOut = &prog
@@ -43,7 +43,7 @@ func TestImportStrapiCommand(t *testing.T) {
 			t.Fatalf("run %d: %v", run, err)
 		}
 		report := out.String()
-		for _, want := range []string{"api::tag.tag                             2", "strapi_webhooks (1 rows): webhooks are not imported"} {
+		for _, want := range []string{"api::tag.tag                             2", "upload_folders (1 rows): media library folders are not imported"} {
 			if !strings.Contains(report, want) {
 				t.Errorf("run %d: the report lacks %q:\n%s", run, want, report)
 			}
