@@ -9,6 +9,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,9 +74,9 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`INSERT INTO up_roles VALUES (2, 'rrrrrrrrrrrrrrrrrrrrrr02', 'Public', 'Public', 'public', ?, ?, ?, NULL, NULL, NULL)`, ms, ms, ms),
 		s(`CREATE TABLE up_permissions (id integer primary key, document_id varchar, action varchar, created_at datetime, updated_at datetime)`),
 		s(`INSERT INTO up_permissions (id, action, created_at) VALUES (1, 'api::article.article.find', ?), (2, 'api::article.article.findOne', ?),
-			(3, 'plugin::users-permissions.auth.callback', ?), (4, 'api::category.category.find', ?), (5, 'api::tag.tag.find', ?)`, ms, ms, ms, ms, ms),
+			(3, 'plugin::users-permissions.auth.callback', ?), (4, 'api::category.category.find', ?), (5, 'api::tag.tag.find', ?), (6, 'api::tag.tag.findOne', ?)`, ms, ms, ms, ms, ms, ms),
 		s(`CREATE TABLE up_permissions_role_lnk (id integer primary key, permission_id integer, role_id integer, permission_ord float)`),
-		s(`INSERT INTO up_permissions_role_lnk VALUES (1, 1, 2, 1), (2, 2, 2, 2), (3, 3, 2, 3), (4, 4, 2, 4), (5, 5, 2, 5)`),
+		s(`INSERT INTO up_permissions_role_lnk VALUES (1, 1, 2, 1), (2, 2, 2, 2), (3, 3, 2, 3), (4, 4, 2, 4), (5, 5, 2, 5), (6, 6, 2, 6)`),
 		s(`CREATE TABLE up_users (id integer primary key, document_id varchar, username varchar, email varchar, provider varchar,
 			password varchar, reset_password_token varchar, confirmation_token varchar, confirmed boolean, blocked boolean,
 			created_at datetime, updated_at datetime, published_at datetime, created_by_id integer, updated_by_id integer, locale varchar)`),
@@ -97,6 +99,17 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`CREATE TABLE strapi_webhooks (id integer primary key, name varchar, url text, headers text, events text, enabled boolean)`),
 		s(`INSERT INTO strapi_webhooks VALUES (4, 'site build', 'https://ci.example.com/build', '{"X-Token":"abc"}', '["entry.publish","releases.publish"]', 1),
 			(6, 'bad', 'ftp://example.com', '{}', '["entry.create"]', 0)`),
+		// A component in a component, with a relation and a media field;
+		// a relation of tags to tags.
+		s(`CREATE TABLE components_shared_seos_cmps (id integer primary key, entity_id integer, cmp_id integer, component_type varchar, field varchar, "order" float)`),
+		s(`INSERT INTO components_shared_seos_cmps VALUES (1, 5, 12, 'shared.link', 'links', 2), (2, 5, 11, 'shared.link', 'links', 1)`),
+		s(`CREATE TABLE components_shared_links (id integer primary key, label varchar)`),
+		s(`INSERT INTO components_shared_links VALUES (11, 'L1'), (12, 'L2')`),
+		s(`CREATE TABLE components_shared_links_tag_lnk (id integer primary key, link_id integer, tag_id integer)`),
+		s(`INSERT INTO components_shared_links_tag_lnk VALUES (1, 11, 2)`),
+		s(`INSERT INTO files_related_mph VALUES (2, 3, 12, 'shared.link', 'icon', 1)`),
+		s(`CREATE TABLE tags_related_lnk (id integer primary key, tag_id integer, inv_tag_id integer, tag_ord float)`),
+		s(`INSERT INTO tags_related_lnk VALUES (1, 1, 2, 1)`),
 		// A type whose schema file the project does not have.
 		s(`CREATE TABLE pages (id integer primary key, document_id varchar, title varchar)`),
 		s(`INSERT INTO pages VALUES (1, 'pppppppppppppppppppppppp', 'About')`),
@@ -105,7 +118,6 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 
 // TestImportStrapiSQLite imports a Strapi database on SQLite.
 func TestImportStrapiSQLite(t *testing.T) {
-	shared := testdb.SharedDir(t, "strapi5-db")
 	hash, err := bcrypt.GenerateFromPassword([]byte("Carol-pass-1"), 10)
 	if err != nil {
 		t.Fatal(err)
@@ -117,12 +129,15 @@ func TestImportStrapiSQLite(t *testing.T) {
 	from := strapiSQLite(t, string(hash), hex.EncodeToString(m.Sum(nil)))
 	credentials["sqlite-token"] = token
 	testdb.Each(t, func(t *testing.T, dbURL func(testing.TB) string) {
-		dir := project(t, shared)
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "project"))); err != nil {
+			t.Fatal(err)
+		}
 		db := dbURL(t)
 		interrupted(t, from, dir, db, 3)
 		rep := runImport(t, from, dir, db, "") // finishes the interrupted import
 		for k, n := range map[string]int{"api::article.article": 2, "api::category.category": 2, "api::tag.tag": 2, "files": 1,
-			"users": 1, "roles": 2, "permissions": 5, "admins": 1, "API tokens": 1, "webhooks": 1} {
+			"users": 1, "roles": 2, "permissions": 6, "admins": 1, "API tokens": 1, "webhooks": 1} {
 			if rep.Counts[k] != n {
 				t.Errorf("%s: %d imported, want %d (%v)", k, rep.Counts[k], n, rep.Counts)
 			}
@@ -159,6 +174,12 @@ func TestImportStrapiSQLite(t *testing.T) {
 				`{"data":{"body":[{"children":[{"text":"Hello","type":"text"}],"type":"paragraph"}],"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","featured":true,"id":1,"title":"First (draft)","updatedAt":"2026-11-18T11:06:41.000Z"},"meta":{}}`},
 			{"locale", "/api/categories?locale=fr&fields[0]=name", "public", "",
 				`{"data":[{"documentId":"cccccccccccccccccccccccc","id":2,"name":"Sciences"}],"meta":{"pagination":{"page":1,"pageCount":1,"pageSize":25,"total":1}}}`},
+			{"a component in a component: relation, media, order", "/api/articles/aaaaaaaaaaaaaaaaaaaaaaaa?fields[0]=title&populate[seo][populate][links][populate][tag][fields][0]=name&populate[seo][populate][links][populate][icon][fields][0]=url", "public", "",
+				`{"data":{"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","id":2,"title":"First","seo":{"id":5,"metaTitle":"SEO title","metaDescription":null,"links":[` +
+					`{"id":11,"label":"L1","icon":null,"tag":{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}},` +
+					`{"id":12,"label":"L2","tag":null,"icon":{"alternativeText":null,"caption":null,"focalPoint":{"x":1,"y":2},"createdAt":"2026-11-18T11:06:40.000Z","documentId":"ffffffffffffffffffffffff","ext":".jpg","formats":null,"hash":"remote_abc","height":20,"id":3,"mime":"image/jpeg","name":"remote.jpg","previewUrl":null,"provider":"aws-s3","provider_metadata":{"region":"eu-west-3"},"publishedAt":"2026-11-18T11:06:40.000Z","size":1.5,"updatedAt":"2026-11-18T11:06:40.000Z","url":"https://bucket.s3.amazonaws.com/remote_abc.jpg","width":10}}]}},"meta":{}}`},
+			{"a relation of a type to itself", "/api/tags/tttttttttttttttttttttt01?fields[0]=name&populate[related][fields][0]=name", "public", "",
+				`{"data":{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one","related":[{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}]},"meta":{}}`},
 			{"custom token", "/api/tags?fields[0]=name&sort=id", "sqlite-token", "",
 				`{"data":[{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one"},{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}],"meta":{"pagination":{"page":1,"pageCount":1,"pageSize":25,"total":2}}}`},
 			{"custom token: no other permission", "/api/articles", "sqlite-token", "",
