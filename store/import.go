@@ -112,11 +112,29 @@ func (t *ImportTx) PutRole(r *auth.Role) (int64, error) {
 		[]any{r.ID, r.DocumentID, r.Name, r.Description, r.Type, r.CreatedAt, r.UpdatedAt})
 }
 
-// PutPermission grants an action to a role (nothing when it has it).
-func (t *ImportTx) PutPermission(roleID int64, action string, at time.Time) error {
-	_, err := t.tx.ExecContext(t.ctx, "INSERT INTO up_permissions (role_id, action, created_at) VALUES ("+t.s.phs(1, 3)+
-		") ON CONFLICT (role_id, action) DO NOTHING", roleID, action, at)
-	return err
+// SetPermissions makes a role's permissions exactly actions: the others
+// (the defaults a new project's roles start with) are revoked.
+func (t *ImportTx) SetPermissions(roleID int64, actions []string, at time.Time) error {
+	q := "DELETE FROM up_permissions WHERE role_id = " + t.s.d.Placeholder(1)
+	args := []any{roleID}
+	if len(actions) > 0 {
+		ph := make([]string, len(actions))
+		for i, a := range actions {
+			args = append(args, a)
+			ph[i] = t.s.d.Placeholder(i + 2)
+		}
+		q += " AND action NOT IN (" + strings.Join(ph, ", ") + ")"
+	}
+	if _, err := t.tx.ExecContext(t.ctx, q, args...); err != nil {
+		return err
+	}
+	for _, a := range actions {
+		if _, err := t.tx.ExecContext(t.ctx, "INSERT INTO up_permissions (role_id, action, created_at) VALUES ("+t.s.phs(1, 3)+
+			") ON CONFLICT (role_id, action) DO NOTHING", roleID, a, at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PutUser writes a users-permissions user with its id and password hash.

@@ -1,6 +1,8 @@
 package strapiimport
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,32 +42,31 @@ func (im *importer) roles() error {
 		return err
 	}
 	im.rep.Counts["roles"] = len(roles)
-	// Permissions: up_permissions (action) joined to roles by the link table.
-	type grant struct {
-		role   int64
-		action string
-		at     time.Time
-	}
+	// Permissions: up_permissions (action) joined to roles by the link
+	// table. Each imported role gets exactly Strapi's set.
 	actions := map[int64]string{}
-	at := map[int64]time.Time{}
+	at := time.Now().UTC()
 	if im.src.Has("up_permissions", "id", "action") {
-		err := im.src.Rows(im.ctx, "up_permissions", nil, []string{"id"}, func(r map[string]any) error {
+		err := im.src.Rows(im.ctx, "up_permissions", []string{"id", "action"}, []string{"id"}, func(r map[string]any) error {
 			id, _ := toInt(r["id"])
 			actions[id] = str(r["action"])
-			at[id] = timeOr(r["created_at"], time.Now().UTC())
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 	}
-	var grants []grant
+	type grants struct {
+		role    int64
+		actions []string
+	}
+	byRole := map[int64][]string{}
 	if im.src.Has("up_permissions_role_lnk", "permission_id", "role_id") {
 		err := im.src.Rows(im.ctx, "up_permissions_role_lnk", []string{"permission_id", "role_id"}, []string{"id"}, func(r map[string]any) error {
 			p, _ := toInt(r["permission_id"])
 			ro, _ := toInt(r["role_id"])
 			if rid, ok := im.roleIDs[ro]; ok && actions[p] != "" {
-				grants = append(grants, grant{rid, actions[p], at[p]})
+				byRole[rid] = append(byRole[rid], actions[p])
 			}
 			return nil
 		})
@@ -73,12 +74,22 @@ func (im *importer) roles() error {
 			return err
 		}
 	}
-	if err := batch(im, "permissions", grants, func(tx *store.ImportTx, g grant) error {
-		return tx.PutPermission(g.role, g.action, g.at)
+	var all []grants
+	n := 0
+	for _, ro := range roles {
+		rid := im.roleIDs[ro.ID]
+		all = append(all, grants{rid, byRole[rid]})
+		n += len(byRole[rid])
+	}
+	if err := batch(im, "permissions", all, func(tx *store.ImportTx, g grants) error {
+		return tx.SetPermissions(g.role, g.actions, at)
 	}); err != nil {
 		return err
 	}
-	im.rep.Counts["permissions"] = len(grants)
+	im.rep.Counts["permissions"] = n
+	if _, err := os.Stat(filepath.Join(im.o.Project, "config", "permissions.json")); err == nil && im.o.Project != "" {
+		im.rep.warn("config/permissions.json sets the content-type permissions of the roles it names at every start: they replace the imported ones")
+	}
 	return nil
 }
 

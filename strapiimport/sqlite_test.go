@@ -202,6 +202,12 @@ func TestImportStrapiSQLite(t *testing.T) {
 		if st != 200 || !json.Valid([]byte(got)) || !contains(got, `"username":"carol"`) {
 			t.Errorf("login with the imported hash: %d %s", st, got)
 		}
+		// The roles have Strapi's permissions, not a new project's: the
+		// public role of this Strapi may not register.
+		st, got = get("/api/auth/local/register", "public", json.RawMessage(`{"username":"dave","email":"dave@example.com","password":"Dave-pass-1"}`))
+		if st != 403 {
+			t.Errorf("register, which Strapi's public role may not: %d %s", st, got)
+		}
 		st, got = get("/admin/login", "public", json.RawMessage(`{"email":"ada@example.com","password":"Carol-pass-1"}`))
 		if st != 200 || !contains(got, `"token"`) {
 			t.Fatalf("admin login with the imported hash: %d %s", st, got)
