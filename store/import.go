@@ -84,6 +84,37 @@ func (t *ImportTx) PutRow(ct *models.ContentType, r *engine.Row) error {
 		[]any{r.ID, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt), data, large, string(r.Extra)})
 }
 
+// PutRows writes versions of documents with their ids, in one statement
+// per 500 rows.
+func (t *ImportTx) PutRows(ct *models.ContentType, rows []*engine.Row) error {
+	cols := []string{"id", "document_id", "locale", "published_at", "created_at", "updated_at", "data", "large", "extra"}
+	set := make([]string, 0, len(cols)-1)
+	for _, c := range cols[1:] {
+		set = append(set, c+" = excluded."+c)
+	}
+	t.touched[ct.Table()] = true
+	for start := 0; start < len(rows); start += 500 {
+		part := rows[start:min(start+500, len(rows))]
+		values := make([]string, len(part))
+		args := make([]any, 0, len(part)*len(cols))
+		for i, r := range part {
+			var pub any
+			if r.PublishedAt != nil {
+				pub = t.s.d.Time(*r.PublishedAt)
+			}
+			data, large := splitData(ct, r.Data)
+			values[i] = "(" + t.s.phs(len(args)+1, len(args)+len(cols)) + ")"
+			args = append(args, r.ID, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt), data, large, string(r.Extra))
+		}
+		t.s.statements.Add(1)
+		if _, err := t.tx.ExecContext(t.ctx, "INSERT INTO "+quote(ct.Table())+" ("+strings.Join(cols, ", ")+") VALUES "+
+			strings.Join(values, ", ")+" ON CONFLICT (id) DO UPDATE SET "+strings.Join(set, ", "), args...); err != nil {
+			return fmt.Errorf("write %s: %w", ct.Table(), err)
+		}
+	}
+	return nil
+}
+
 // PutFile writes a media library row with its id.
 func (t *ImportTx) PutFile(r *upload.FileRecord) error {
 	return t.upsert("stratum_files", []string{"id", "document_id", "name", "alternative_text", "caption", "width", "height",

@@ -62,14 +62,18 @@ func (im *importer) importType(ct *models.ContentType) error {
 		if len(rows) == 0 {
 			return nil
 		}
-		err := im.dst.Import(im.ctx, func(tx *store.ImportTx) error {
-			for _, r := range rows {
-				if err := tx.PutRow(ct, r); err != nil {
-					return fmt.Errorf("%s row %d (documentId %s, locale %q): %w", ct.UID, r.ID, r.DocumentID, r.Locale, err)
+		err := im.dst.Import(im.ctx, func(tx *store.ImportTx) error { return tx.PutRows(ct, rows) })
+		if err != nil {
+			// One statement per row, to name the row that fails.
+			err = im.dst.Import(im.ctx, func(tx *store.ImportTx) error {
+				for _, r := range rows {
+					if err := tx.PutRow(ct, r); err != nil {
+						return fmt.Errorf("%s row %d (documentId %s, locale %q): %w", ct.UID, r.ID, r.DocumentID, r.Locale, err)
+					}
 				}
-			}
-			return nil
-		})
+				return nil
+			})
+		}
 		im.rep.Counts[ct.UID] += len(rows)
 		im.prog.add(len(rows))
 		rows = rows[:0]
