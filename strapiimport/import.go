@@ -114,7 +114,6 @@ func Run(ctx context.Context, src Source, dst Target, o Options) (*Report, error
 // notImported names the Strapi tables with rows that nothing read.
 func (im *importer) notImported() {
 	known := map[string]string{
-		"strapi_webhooks":             "webhooks are not imported: create them again (POST /admin/webhooks)",
 		"strapi_transfer_tokens":      "transfer tokens are not imported (Stratum has no transfer API)",
 		"strapi_releases":             "releases are not imported (Stratum has no releases)",
 		"strapi_workflows":            "review workflows are not imported (Stratum has no review workflows)",

@@ -147,6 +147,9 @@ func TestImportStrapiSQLite(t *testing.T) {
 				t.Errorf("the report does not say %q: %v", want, rep.Skipped)
 			}
 		}
+		if strings.Contains(strings.Join(rep.Skipped, "\n"), "webhooks are not imported") {
+			t.Errorf("the report says webhooks are skipped: %v", rep.Skipped)
+		}
 		if !strings.Contains(strings.Join(rep.Warnings, "\n"), "webhook 4 (site build): event releases.publish is not sent by Stratum") {
 			t.Errorf("warnings: %v", rep.Warnings)
 		}
