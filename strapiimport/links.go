@@ -10,8 +10,6 @@ import (
 type ownerData struct {
 	rels map[string]map[int64][]int64 // attribute -> owner row id -> target row ids, in order
 	cmps map[int64][]cmpRef           // owner row id -> its components
-	// media: field -> owner row id -> file ids, in order
-	media map[string]map[int64][]int64
 }
 
 type cmpRef struct {
@@ -78,7 +76,11 @@ func (im *importer) loadOwner(label, table string, attrs []*models.Attribute) (*
 			im.rep.skip("%s.%s: no join table %s in the Strapi database", label, a.Name, lt)
 			continue
 		}
+		// Strapi names the columns after the singular names: owner_id,
+		// target_id (inv_target_id when both are the same type) and the
+		// order of the targets, target_ord.
 		tcol := snake(target.Info.SingularName) + "_id"
+		ocol := snake(target.Info.SingularName) + "_ord"
 		var idCols []string
 		for _, c := range cols {
 			if c != "id" && strings.HasSuffix(c, "_id") {
@@ -99,8 +101,8 @@ func (im *importer) loadOwner(label, table string, attrs []*models.Attribute) (*
 			continue
 		}
 		order := []string{scol}
-		if oc := strings.TrimSuffix(tcol, "_id") + "_ord"; im.src.Has(lt, oc) {
-			order = append(order, oc)
+		if im.src.Has(lt, ocol) {
+			order = append(order, ocol)
 		}
 		m := map[int64][]int64{}
 		err := im.src.Rows(im.ctx, lt, []string{scol, tcol}, append(order, "id"), func(r map[string]any) error {

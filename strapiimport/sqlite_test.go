@@ -108,8 +108,9 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`CREATE TABLE components_shared_links_tag_lnk (id integer primary key, link_id integer, tag_id integer)`),
 		s(`INSERT INTO components_shared_links_tag_lnk VALUES (1, 11, 2)`),
 		s(`INSERT INTO files_related_mph VALUES (2, 3, 12, 'shared.link', 'icon', 1)`),
-		s(`CREATE TABLE tags_related_lnk (id integer primary key, tag_id integer, inv_tag_id integer, tag_ord float)`),
-		s(`INSERT INTO tags_related_lnk VALUES (1, 1, 2, 1)`),
+		// The order is tag_ord's (neither the ids' nor inv_tag_ord's).
+		s(`CREATE TABLE tags_related_lnk (id integer primary key, tag_id integer, inv_tag_id integer, tag_ord float, inv_tag_ord float)`),
+		s(`INSERT INTO tags_related_lnk VALUES (1, 1, 1, 2, 1), (2, 1, 2, 1, 2)`),
 		// A type whose schema file the project does not have.
 		s(`CREATE TABLE pages (id integer primary key, document_id varchar, title varchar)`),
 		s(`INSERT INTO pages VALUES (1, 'pppppppppppppppppppppppp', 'About')`),
@@ -182,7 +183,7 @@ func TestImportStrapiSQLite(t *testing.T) {
 					`{"id":11,"label":"L1","icon":null,"tag":{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}},` +
 					`{"id":12,"label":"L2","tag":null,"icon":{"alternativeText":null,"caption":null,"focalPoint":{"x":1,"y":2},"createdAt":"2026-11-18T11:06:40.000Z","documentId":"ffffffffffffffffffffffff","ext":".jpg","formats":null,"hash":"remote_abc","height":20,"id":3,"mime":"image/jpeg","name":"remote.jpg","previewUrl":null,"provider":"aws-s3","provider_metadata":{"region":"eu-west-3"},"publishedAt":"2026-11-18T11:06:40.000Z","size":1.5,"updatedAt":"2026-11-18T11:06:40.000Z","url":"https://bucket.s3.amazonaws.com/remote_abc.jpg","width":10}}]}},"meta":{}}`},
 			{"a relation of a type to itself", "/api/tags/tttttttttttttttttttttt01?fields[0]=name&populate[related][fields][0]=name", "public", "",
-				`{"data":{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one","related":[{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}]},"meta":{}}`},
+				`{"data":{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one","related":[{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"},{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one"}]},"meta":{}}`},
 			{"custom token", "/api/tags?fields[0]=name&sort=id", "sqlite-token", "",
 				`{"data":[{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one"},{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}],"meta":{"pagination":{"page":1,"pageCount":1,"pageSize":25,"total":2}}}`},
 			{"custom token: no other permission", "/api/articles", "sqlite-token", "",
