@@ -103,7 +103,7 @@ func (r *FileRecord) View() *File {
 		Width: r.Width, Height: r.Height, Formats: json.RawMessage("null"), Hash: r.Hash, Ext: r.Ext, Mime: r.Mime,
 		Size: r.Size, URL: r.URL, PreviewURL: r.PreviewURL, Provider: r.Provider, FocalPoint: json.RawMessage("null"),
 		ProviderMetadata: json.RawMessage("null"),
-		CreatedAt: r.CreatedAt.UTC().Format(timeLayout), UpdatedAt: r.UpdatedAt.UTC().Format(timeLayout)}
+		CreatedAt:        r.CreatedAt.UTC().Format(timeLayout), UpdatedAt: r.UpdatedAt.UTC().Format(timeLayout)}
 	f.PublishedAt = f.CreatedAt
 	if f.Provider == "" {
 		f.Provider = "local"
