@@ -15,7 +15,7 @@ func baseSchemas() obj {
 		"MediaFormat": format,
 		"Media": obj{"type": "object", "required": []any{"id", "url"}, "properties": obj{
 			"id": obj{"type": "integer"}, "documentId": str, "name": str, "alternativeText": nstr, "caption": nstr,
-			"width": nint, "height": nint, "formats": obj{"type": []any{"object", "null"}, "additionalProperties": ref("MediaFormat")},
+			"focalPoint": obj{"description": "{x, y} or null"}, "width": nint, "height": nint, "formats": obj{"type": []any{"object", "null"}, "additionalProperties": ref("MediaFormat")},
 			"hash": str, "ext": str, "mime": str, "size": obj{"type": "number"}, "url": str, "previewUrl": nstr,
 			"provider": str, "provider_metadata": obj{}, "createdAt": str, "updatedAt": str, "publishedAt": nstr}},
 		"RelationCount": obj{"type": "object", "required": []any{"count"}, "properties": obj{"count": obj{"type": "integer"}},

@@ -17,7 +17,8 @@ var _ upload.FileStore = (*Store)(nil)
 
 // ext, mime and url may be NULL in tables made by AutoMigrate.
 const fileCols = "id, document_id, name, alternative_text, caption, width, height, formats, hash, " +
-	"COALESCE(ext, ''), COALESCE(mime, ''), COALESCE(size, 0), COALESCE(url, ''), created_at, updated_at"
+	"COALESCE(ext, ''), COALESCE(mime, ''), COALESCE(size, 0), COALESCE(url, ''), created_at, updated_at, " +
+	"focal_point, preview_url, COALESCE(provider, ''), provider_metadata"
 
 // CreateFile inserts a file row, sets its id and writes its media.create
 // event, in one transaction.
@@ -118,7 +119,8 @@ func (s *Store) ReplaceFile(ctx context.Context, r *upload.FileRecord) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE stratum_files SET name = "+p(1)+", alternative_text = "+p(2)+", caption = "+p(3)+
 			", width = "+p(4)+", height = "+p(5)+", formats = "+p(6)+", hash = "+p(7)+", ext = "+p(8)+", mime = "+p(9)+
-			", size = "+p(10)+", url = "+p(11)+", updated_at = "+p(12)+" WHERE id = "+p(13),
+			", size = "+p(10)+", url = "+p(11)+", updated_at = "+p(12)+
+			", preview_url = NULL, provider = NULL, provider_metadata = NULL WHERE id = "+p(13), // the new bytes are local
 			r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL, r.UpdatedAt, r.ID)
 		if err != nil {
 			return err
@@ -150,7 +152,8 @@ func (s *Store) DeleteFile(ctx context.Context, id int64) error {
 func scanFile(row interface{ Scan(...any) error }) (*upload.FileRecord, error) {
 	r := &upload.FileRecord{}
 	err := row.Scan(&r.ID, &r.DocumentID, &r.Name, &r.AlternativeText, &r.Caption, &r.Width, &r.Height, &r.Formats,
-		&r.Hash, &r.Ext, &r.Mime, &r.Size, &r.URL, &r.CreatedAt, &r.UpdatedAt)
+		&r.Hash, &r.Ext, &r.Mime, &r.Size, &r.URL, &r.CreatedAt, &r.UpdatedAt, &r.FocalPoint, &r.PreviewURL, &r.Provider,
+		&r.ProviderMetadata)
 	if err != nil {
 		return nil, err
 	}

@@ -164,6 +164,25 @@ var migrations = []migration{
 			`CREATE INDEX stratum_deliveries_pending_idx ON stratum_deliveries (status, webhook_id, id)`,
 		},
 	},
+	{
+		// Files imported from Strapi keep what its files table says of them:
+		// a focal point, a preview URL, the provider (aws-s3, ...) and its
+		// metadata. NULL provider reads as local.
+		version: 4,
+		name:    "files' focal point, preview URL and provider",
+		sqlite: []string{
+			`ALTER TABLE stratum_files ADD COLUMN focal_point text`,
+			`ALTER TABLE stratum_files ADD COLUMN preview_url text`,
+			`ALTER TABLE stratum_files ADD COLUMN provider text`,
+			`ALTER TABLE stratum_files ADD COLUMN provider_metadata text`,
+		},
+		postgres: []string{
+			`ALTER TABLE stratum_files ADD COLUMN IF NOT EXISTS focal_point text`,
+			`ALTER TABLE stratum_files ADD COLUMN IF NOT EXISTS preview_url text`,
+			`ALTER TABLE stratum_files ADD COLUMN IF NOT EXISTS provider text`,
+			`ALTER TABLE stratum_files ADD COLUMN IF NOT EXISTS provider_metadata text`,
+		},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.

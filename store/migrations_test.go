@@ -226,6 +226,22 @@ func withoutLaterMigrations(t testing.TB, d schemaDesc) {
 		delete(d.columns, tbl)
 		delete(d.indexes, tbl)
 	}
+	// Migration 4 adds four columns to stratum_files.
+	cols = strings.Split(d.columns["stratum_files"], "; ")
+	kept = cols[:0]
+	added := 0
+	for _, c := range cols {
+		switch strings.SplitN(c, " ", 2)[0] {
+		case "focal_point", "preview_url", "provider", "provider_metadata":
+			added++
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if added != 4 {
+		t.Fatalf("migration 4 did not add the four columns of stratum_files: %s", d.columns["stratum_files"])
+	}
+	d.columns["stratum_files"] = strings.Join(kept, "; ")
 }
 
 // schemaDesc is the shape of a database's tables: columns (name, type,

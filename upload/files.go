@@ -40,6 +40,13 @@ type FileRecord struct {
 	URL             string
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
+	// What Strapi's files table says and uploads here leave empty (files
+	// imported from Strapi): a focal point (JSON), a preview URL, the
+	// provider ("" is local) and its metadata (JSON).
+	FocalPoint       *string
+	PreviewURL       *string
+	Provider         string
+	ProviderMetadata *string
 }
 
 // FileUpdate changes what is said about a file; nil fields stay.
@@ -72,6 +79,7 @@ type File struct {
 	Name             string          `json:"name"`
 	AlternativeText  *string         `json:"alternativeText"`
 	Caption          *string         `json:"caption"`
+	FocalPoint       json.RawMessage `json:"focalPoint"`
 	Width            *int            `json:"width"`
 	Height           *int            `json:"height"`
 	Formats          json.RawMessage `json:"formats"`
@@ -93,9 +101,19 @@ const timeLayout = "2006-01-02T15:04:05.000Z"
 func (r *FileRecord) View() *File {
 	f := &File{ID: r.ID, DocumentID: r.DocumentID, Name: r.Name, AlternativeText: r.AlternativeText, Caption: r.Caption,
 		Width: r.Width, Height: r.Height, Formats: json.RawMessage("null"), Hash: r.Hash, Ext: r.Ext, Mime: r.Mime,
-		Size: r.Size, URL: r.URL, Provider: "local", ProviderMetadata: json.RawMessage("null"),
-		CreatedAt: r.CreatedAt.UTC().Format(timeLayout), UpdatedAt: r.UpdatedAt.UTC().Format(timeLayout)}
+		Size: r.Size, URL: r.URL, PreviewURL: r.PreviewURL, Provider: r.Provider, FocalPoint: json.RawMessage("null"),
+		ProviderMetadata: json.RawMessage("null"),
+		CreatedAt:        r.CreatedAt.UTC().Format(timeLayout), UpdatedAt: r.UpdatedAt.UTC().Format(timeLayout)}
 	f.PublishedAt = f.CreatedAt
+	if f.Provider == "" {
+		f.Provider = "local"
+	}
+	if r.FocalPoint != nil && json.Valid([]byte(*r.FocalPoint)) {
+		f.FocalPoint = json.RawMessage(*r.FocalPoint)
+	}
+	if r.ProviderMetadata != nil && json.Valid([]byte(*r.ProviderMetadata)) {
+		f.ProviderMetadata = json.RawMessage(*r.ProviderMetadata)
+	}
 	if r.Formats != nil {
 		f.Formats = json.RawMessage(*r.Formats)
 	}

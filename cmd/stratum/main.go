@@ -17,6 +17,8 @@ Usage:
   stratum openapi [--dir DIR]                       print the OpenAPI 3.1 document of the REST API
   stratum check [--dir DIR]                         what of a (Strapi) project runs, what is skipped and why
   stratum health [--dir DIR] [--url URL]            exit 0 when the project's server answers /_health with 200
+  stratum import strapi --from STRAPI_DATABASE_URL [--dir DIR] [--uploads DIR]
+                                                    import a Strapi 5 database (PostgreSQL or SQLite)
   stratum admin create --email E --password P [--dir DIR]
                                                     create an admin of the admin API
   stratum token create --name N --type read-only|full-access|custom
@@ -47,6 +49,8 @@ func main() {
 		err = health(os.Args[2:])
 	case "check":
 		err = checkCmd(os.Args[2:], os.Stdout)
+	case "import":
+		err = importCmd(os.Args[2:], os.Stdout)
 	case "openapi":
 		err = openAPICmd(os.Args[2:], os.Stdout)
 	case "-h", "--help", "help":

@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"testing"
 
+	_ "github.com/glebarez/go-sqlite"
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/stratum-cms/stratum/models"

@@ -24,6 +24,7 @@ export interface Media {
   name: string;
   alternativeText: string | null;
   caption: string | null;
+  focalPoint: JSONValue | null;
   width: number | null;
   height: number | null;
   formats: { [format: string]: MediaFormat } | null;
