@@ -17,16 +17,16 @@ var _ upload.FileStore = (*Store)(nil)
 
 // ext, mime and url may be NULL in tables made by AutoMigrate.
 const fileCols = "id, document_id, name, alternative_text, caption, width, height, formats, hash, " +
-	"COALESCE(ext, ''), COALESCE(mime, ''), COALESCE(size, 0), COALESCE(url, ''), created_at, updated_at"
+	"COALESCE(ext, ''), COALESCE(mime, ''), COALESCE(size, 0), COALESCE(url, ''), created_at, updated_at, provider"
 
 // CreateFile inserts a file row, sets its id and writes its media.create
 // event, in one transaction.
 func (s *Store) CreateFile(ctx context.Context, r *upload.FileRecord) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, "INSERT INTO stratum_files (document_id, name, alternative_text, caption, width, height, "+
-			"formats, hash, ext, mime, size, url, created_at, updated_at) VALUES ("+s.phs(1, 14)+") RETURNING id",
+			"formats, hash, ext, mime, size, url, created_at, updated_at, provider) VALUES ("+s.phs(1, 15)+") RETURNING id",
 			r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL,
-			r.CreatedAt, r.UpdatedAt).Scan(&r.ID)
+			r.CreatedAt, r.UpdatedAt, fileProvider(r)).Scan(&r.ID)
 		if err != nil {
 			return err
 		}
@@ -118,8 +118,9 @@ func (s *Store) ReplaceFile(ctx context.Context, r *upload.FileRecord) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE stratum_files SET name = "+p(1)+", alternative_text = "+p(2)+", caption = "+p(3)+
 			", width = "+p(4)+", height = "+p(5)+", formats = "+p(6)+", hash = "+p(7)+", ext = "+p(8)+", mime = "+p(9)+
-			", size = "+p(10)+", url = "+p(11)+", updated_at = "+p(12)+" WHERE id = "+p(13),
-			r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL, r.UpdatedAt, r.ID)
+			", size = "+p(10)+", url = "+p(11)+", updated_at = "+p(12)+", provider = "+p(13)+" WHERE id = "+p(14),
+			r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL, r.UpdatedAt,
+			fileProvider(r), r.ID)
 		if err != nil {
 			return err
 		}
@@ -147,10 +148,18 @@ func (s *Store) DeleteFile(ctx context.Context, id int64) error {
 	})
 }
 
+// fileProvider is the provider column of r: "local" unless said.
+func fileProvider(r *upload.FileRecord) string {
+	if r.Provider == "" {
+		return upload.ProviderLocal
+	}
+	return r.Provider
+}
+
 func scanFile(row interface{ Scan(...any) error }) (*upload.FileRecord, error) {
 	r := &upload.FileRecord{}
 	err := row.Scan(&r.ID, &r.DocumentID, &r.Name, &r.AlternativeText, &r.Caption, &r.Width, &r.Height, &r.Formats,
-		&r.Hash, &r.Ext, &r.Mime, &r.Size, &r.URL, &r.CreatedAt, &r.UpdatedAt)
+		&r.Hash, &r.Ext, &r.Mime, &r.Size, &r.URL, &r.CreatedAt, &r.UpdatedAt, &r.Provider)
 	if err != nil {
 		return nil, err
 	}

@@ -164,6 +164,14 @@ var migrations = []migration{
 			`CREATE INDEX stratum_deliveries_pending_idx ON stratum_deliveries (status, webhook_id, id)`,
 		},
 	},
+	{
+		// Which provider keeps a file's bytes (local, aws-s3): a file is
+		// removed from where it was put, whatever is configured now.
+		version:  4,
+		name:     "files' provider",
+		sqlite:   []string{`ALTER TABLE stratum_files ADD COLUMN provider text NOT NULL DEFAULT 'local'`},
+		postgres: []string{`ALTER TABLE stratum_files ADD COLUMN IF NOT EXISTS provider text NOT NULL DEFAULT 'local'`},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.
