@@ -204,20 +204,7 @@ func rawDB(t testing.TB, dialect, url string) *sql.DB {
 // it is there: migration 2's up_users.tokens_valid_after.
 func withoutLaterMigrations(t testing.TB, d schemaDesc) {
 	t.Helper()
-	cols := strings.Split(d.columns["up_users"], "; ")
-	kept := cols[:0]
-	found := false
-	for _, c := range cols {
-		if strings.HasPrefix(c, "tokens_valid_after ") {
-			found = true
-			continue
-		}
-		kept = append(kept, c)
-	}
-	if !found {
-		t.Fatalf("migration 2 did not add up_users.tokens_valid_after: %s", d.columns["up_users"])
-	}
-	d.columns["up_users"] = strings.Join(kept, "; ")
+	withoutColumn(t, d, 2, "up_users", "tokens_valid_after")
 	// Migration 3 adds the webhook tables.
 	for _, tbl := range []string{"stratum_webhooks", "stratum_events", "stratum_deliveries"} {
 		if _, ok := d.columns[tbl]; !ok {
@@ -226,6 +213,26 @@ func withoutLaterMigrations(t testing.TB, d schemaDesc) {
 		delete(d.columns, tbl)
 		delete(d.indexes, tbl)
 	}
+	withoutColumn(t, d, 4, "stratum_files", "provider")
+}
+
+// withoutColumn removes a column a migration added from a description.
+func withoutColumn(t testing.TB, d schemaDesc, migration int, table, column string) {
+	t.Helper()
+	cols := strings.Split(d.columns[table], "; ")
+	kept := cols[:0]
+	found := false
+	for _, c := range cols {
+		if strings.HasPrefix(c, column+" ") {
+			found = true
+			continue
+		}
+		kept = append(kept, c)
+	}
+	if !found {
+		t.Fatalf("migration %d did not add %s.%s: %s", migration, table, column, d.columns[table])
+	}
+	d.columns[table] = strings.Join(kept, "; ")
 }
 
 // schemaDesc is the shape of a database's tables: columns (name, type,

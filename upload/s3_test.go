@@ -207,3 +207,40 @@ func TestS3Config(t *testing.T) {
 		t.Fatalf("unknown provider: %v", err)
 	}
 }
+
+// TestS3CredentialsFromEnvironment: without credentials in the
+// configuration, the standard AWS chain gives them (here
+// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), and AWS_REGION the region.
+func TestS3CredentialsFromEnvironment(t *testing.T) {
+	srv := tests3.Start(t)
+	srv.CreateBucket(t, "env")
+	t.Setenv("AWS_ACCESS_KEY_ID", srv.Access)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", srv.Secret)
+	t.Setenv("AWS_REGION", srv.Region)
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	c := upload.S3Config{}
+	c.S3Options.Endpoint, c.S3Options.ForcePathStyle, c.S3Options.Params.Bucket = srv.Endpoint, true, "env"
+	m := &memFiles{rows: map[int64]upload.FileRecord{}}
+	s, err := upload.New(t.Context(), m, upload.Config{Provider: "aws-s3", S3: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Save(t.Context(), "a.txt", []byte("from the environment"), upload.FileInfo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, ok := srv.Get(t, "env", f.Hash+".txt"); !ok || string(got) != "from the environment" {
+		t.Fatalf("object: %v %q", ok, got)
+	}
+
+	// Wrong credentials: refused by the server, so the upload fails.
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "wrong")
+	s, err = upload.New(t.Context(), m, upload.Config{Provider: "aws-s3", S3: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(t.Context(), "b.txt", []byte("x"), upload.FileInfo{}); err == nil {
+		t.Fatal("saved with a wrong secret")
+	}
+}
