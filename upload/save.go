@@ -72,8 +72,9 @@ func (s *Service) Replace(ctx context.Context, id int64, filename string, body [
 	return r.View(), nil
 }
 
-// store checks and writes a file's bytes and formats and returns its
-// record (without ids) and how to remove what it wrote.
+// store checks a file, makes its formats, puts the bytes with the
+// provider and returns its record (without ids) and how to remove what it
+// put. Nothing is left behind when it fails.
 func (s *Service) store(ctx context.Context, filename string, body []byte, info FileInfo) (*FileRecord, func(), error) {
 	if len(body) == 0 {
 		return nil, nil, errs.Errorf(errs.KindValidation, "File %q is empty", filename)
@@ -124,16 +125,22 @@ func (s *Service) store(ctx context.Context, filename string, body []byte, info 
 			}
 		}
 	}
+	// The cleanup keeps the keys, not the bytes.
+	keys := make([]object, len(objects))
+	for i, o := range objects {
+		keys[i] = object{key: o.key}
+	}
+	cleanup := func() { s.removeKeys(ctx, s.provider, keys) }
 	if formats != nil {
 		b, err := json.Marshal(formats)
 		if err != nil {
-			s.removeKeys(ctx, s.provider, objects)
+			cleanup()
 			return nil, nil, err
 		}
 		str := string(b)
 		r.Formats = &str
 	}
-	return r, func() { s.removeKeys(ctx, s.provider, objects) }, nil
+	return r, cleanup, nil
 }
 
 // putConcurrency is how many objects of one upload are put at once.
