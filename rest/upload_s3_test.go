@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stratum-cms/stratum/internal/tests3"
 	"github.com/stratum-cms/stratum/internal/testenv"
+	"github.com/stratum-cms/stratum/internal/tests3"
 )
 
 // s3Project is a copy of the blog example whose config/plugins.json puts
