@@ -139,10 +139,8 @@ func NewS3(ctx context.Context, c S3Config) (*S3, error) {
 	if err != nil {
 		return nil, fmt.Errorf("aws-s3 provider: %w", err)
 	}
-	if cfg.Region == "" {
-		if o.Endpoint == "" {
-			return nil, fmt.Errorf("aws-s3 provider: set providerOptions.s3Options.region (or AWS_REGION)")
-		}
+	noRegion := cfg.Region == ""
+	if noRegion {
 		cfg.Region = "us-east-1" // S3-compatible servers mostly ignore it, but signing needs one
 	}
 	client := s3.NewFromConfig(cfg, func(so *s3.Options) {
@@ -163,6 +161,9 @@ func NewS3(ctx context.Context, c S3Config) (*S3, error) {
 	endpoint := o.Endpoint
 	if endpoint == "" && client.Options().BaseEndpoint != nil {
 		endpoint = *client.Options().BaseEndpoint
+	}
+	if noRegion && endpoint == "" {
+		return nil, fmt.Errorf("aws-s3 provider: set providerOptions.s3Options.region (or AWS_REGION): AWS needs the bucket's region")
 	}
 	p.base = bucketURL(c.BaseURL, endpoint, cfg.Region, o.Params.Bucket, o.ForcePathStyle)
 	return p, nil

@@ -210,7 +210,8 @@ func TestS3Config(t *testing.T) {
 
 // TestS3CredentialsFromEnvironment: without credentials in the
 // configuration, the standard AWS chain gives them (here
-// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), and AWS_REGION the region.
+// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), AWS_REGION the region and
+// AWS_ENDPOINT_URL_S3 the endpoint (which file URLs then use).
 func TestS3CredentialsFromEnvironment(t *testing.T) {
 	srv := tests3.Start(t)
 	srv.CreateBucket(t, "env")
@@ -219,8 +220,9 @@ func TestS3CredentialsFromEnvironment(t *testing.T) {
 	t.Setenv("AWS_REGION", srv.Region)
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_ENDPOINT_URL_S3", srv.Endpoint)
 	c := upload.S3Config{}
-	c.S3Options.Endpoint, c.S3Options.ForcePathStyle, c.S3Options.Params.Bucket = srv.Endpoint, true, "env"
+	c.S3Options.ForcePathStyle, c.S3Options.Params.Bucket = true, "env"
 	m := &memFiles{rows: map[int64]upload.FileRecord{}}
 	s, err := upload.New(t.Context(), m, upload.Config{Provider: "aws-s3", S3: c})
 	if err != nil {
@@ -232,6 +234,9 @@ func TestS3CredentialsFromEnvironment(t *testing.T) {
 	}
 	if got, _, ok := srv.Get(t, "env", f.Hash+".txt"); !ok || string(got) != "from the environment" {
 		t.Fatalf("object: %v %q", ok, got)
+	}
+	if want := srv.Endpoint + "/env/" + f.Hash + ".txt"; f.URL != want {
+		t.Fatalf("url %s, want %s", f.URL, want)
 	}
 
 	// Wrong credentials: refused by the server, so the upload fails.
