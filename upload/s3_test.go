@@ -249,3 +249,27 @@ func TestS3CredentialsFromEnvironment(t *testing.T) {
 		t.Fatal("saved with a wrong secret")
 	}
 }
+
+// TestS3RegionRequiredOnAWS: on AWS (no endpoint) a bucket's region must
+// be known, from the configuration or the environment; start says so.
+func TestS3RegionRequiredOnAWS(t *testing.T) {
+	for _, v := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_PROFILE"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	c := upload.S3Config{}
+	c.S3Options.Params.Bucket = "b"
+	m := &memFiles{rows: map[int64]upload.FileRecord{}}
+	if _, err := upload.New(t.Context(), m, upload.Config{Provider: "aws-s3", S3: c}); err == nil || !strings.Contains(err.Error(), "region") {
+		t.Fatalf("no region: %v", err)
+	}
+	c.S3Options.Region = "eu-west-3"
+	s, err := upload.New(t.Context(), m, upload.Config{Provider: "aws-s3", S3: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Provider().Name() != "aws-s3" || s.LocalDir() != "" {
+		t.Fatalf("provider %s, local dir %q", s.Provider().Name(), s.LocalDir())
+	}
+}
