@@ -126,6 +126,17 @@ func TestUploadS3(t *testing.T) {
 			t.Fatalf("node b: %d %s", r.Status, r.Body)
 		}
 
+		// A document's media populated on the other node: the same URL.
+		r = a.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Harbour at dawn", "cover": f.ID}})
+		if r.Status != 201 {
+			t.Fatalf("article with a cover: %d %s", r.Status, r.Body)
+		}
+		doc := r.Data()["documentId"].(string)
+		r = b.Do("GET", "/api/articles/"+doc+"?populate[cover]=true", nil)
+		if cover, _ := r.Data()["cover"].(map[string]any); r.Status != 200 || cover["url"] != f.URL || cover["provider"] != "aws-s3" {
+			t.Fatalf("cover populated on node b: %d %s", r.Status, r.Body)
+		}
+
 		// Replace through node b: same id, new objects only.
 		status, body = uploadFiles(t, b, fmt.Sprintf("?id=%d", f.ID), map[string][]byte{"Dusk.png": pngOf(300, 200)}, "")
 		if status != 200 {
