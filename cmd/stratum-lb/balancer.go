@@ -146,7 +146,8 @@ func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 // check asks every node's health endpoint every interval until ctx ends:
 // a node that answers 200 is up, one that does not is skipped.
 func (b *balancer) check(ctx context.Context, path string, interval time.Duration) {
-	client := &http.Client{Transport: b.tr, Timeout: interval}
+	// A loaded node may answer slower than the interval: it is not down.
+	client := &http.Client{Transport: b.tr, Timeout: max(interval, time.Second)}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
