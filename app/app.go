@@ -154,7 +154,7 @@ func (a *App) build(files engine.SchemaFiles) error {
 	// The GraphQL schema becomes part of every registry snapshot: a schema
 	// GraphQL cannot serve stops the start, and a change to one is refused.
 	gcfg := cfg.GraphQL
-	gcfg.Logger, gcfg.TrustProxy = a.log, cfg.Proxy
+	gcfg.Logger, gcfg.TrustProxy, gcfg.Uploads = a.log, cfg.Proxy, a.Upload
 	if a.GraphQL, err = graphql.New(gcfg, eng, a.Auth, graphql.UsersPermissions(a.Auth)); err != nil {
 		return fmt.Errorf("graphql: %w", err)
 	}

@@ -72,7 +72,23 @@ func (e *Engine) WithBudget(ctx context.Context) context.Context {
 	if budgetOf(ctx) != nil {
 		return ctx
 	}
-	return context.WithValue(ctx, budgetKey{}, &budget{lim: e.cfg.Limits})
+	c := &budgetCtx{Context: ctx}
+	c.b.lim = e.cfg.Limits
+	return c
+}
+
+// budgetCtx carries the budget in the context value itself: one
+// allocation per request where context.WithValue and the budget were two.
+type budgetCtx struct {
+	context.Context
+	b budget
+}
+
+func (c *budgetCtx) Value(key any) any {
+	if _, ok := key.(budgetKey); ok {
+		return &c.b
+	}
+	return c.Context.Value(key)
 }
 
 func budgetOf(ctx context.Context) *budget {

@@ -20,6 +20,15 @@ func BadTextError(where string) *errs.Error {
 		Details: map[string]any{"source": where}}
 }
 
+// CheckString refuses a NUL byte or invalid UTF-8 in s (CheckText for a
+// string, without the conversion to an interface a hot path would pay).
+func CheckString(s, where string) error {
+	if badText(s) {
+		return BadTextError(where)
+	}
+	return nil
+}
+
 // CheckText refuses a NUL byte or invalid UTF-8 in any string (keys
 // included) of a decoded JSON value.
 func CheckText(v any, where string) error {

@@ -38,15 +38,15 @@ func BenchmarkArticles25(b *testing.B) {
 	}
 }
 
-// executor is one of the two ways a query runs.
-type executor struct {
+// execPath is one of the two ways a query runs.
+type execPath struct {
 	name  string
 	setup func(*Server)
 	check func(testing.TB, *env) // it did run the benchmark's requests
 }
 
 // executors: the fast executor (the default) and graphql-go's (Server.slow).
-var executors = []executor{
+var executors = []execPath{
 	{"fast", nil, func(t testing.TB, e *env) {
 		if e.Srv.fastRuns.Load() == 0 {
 			t.Fatal("the fast executor did not run")
@@ -59,7 +59,7 @@ var executors = []executor{
 	}},
 }
 
-func benchArticles25(b *testing.B, db func(testing.TB) string, ex executor) {
+func benchArticles25(b *testing.B, db func(testing.TB) string, ex execPath) {
 	e := start(b, db(b), options{setup: ex.setup})
 	seedBench(b, e, 200)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}

@@ -30,8 +30,11 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/graphql/executor"
+	"github.com/stratum-cms/stratum/graphql/gqlschema"
 	"github.com/stratum-cms/stratum/httperr"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // Config is `graphql.config` of config/plugins.json, plus the environment.
@@ -53,14 +56,17 @@ type Config struct {
 	// -1 refuses batches).
 	MaxBatch int `json:"maxBatch"`
 	// Declarative customisations: contentTypes and resolversConfig (see
-	// customize.go).
-	declarative
+	// gqlschema/customize.go).
+	gqlschema.Declarative
 	// Env is development, staging or production (STRATUM_ENV).
 	Env string `json:"-"`
 	// TrustProxy takes the client address of login rate limits from
 	// X-Forwarded-For (server.json "proxy"), as REST does.
 	TrustProxy bool         `json:"-"`
 	Logger     *slog.Logger `json:"-"`
+	// Uploads, when set, serves the upload plugin's operations and
+	// multipart requests (files as Upload variables).
+	Uploads *upload.Service `json:"-"`
 }
 
 // ApolloServer holds the options Strapi passes to Apollo Server.
@@ -77,6 +83,11 @@ func (c *Config) amountLimit() int {
 		return 100
 	}
 	return c.AmountLimit
+}
+
+func (c *Config) schemaOptions() gqlschema.Options {
+	return gqlschema.Options{ShadowCRUD: c.shadowCRUD(), AmountLimit: c.amountLimit(), Tracing: c.ApolloServer.Tracing,
+		TrustProxy: c.TrustProxy, Logger: c.Logger, Uploads: c.Uploads}
 }
 
 func (c *Config) depthLimit() int {
@@ -167,12 +178,12 @@ func LoadConfig(dir string) (Config, error) {
 
 // Server is the GraphQL endpoint. It is an http.Handler.
 type Server struct {
-	cfg      Config
-	eng      *engine.Engine
-	authn    auth.Authenticator
-	accounts Accounts
-	ext      *Extensions
-	log      *slog.Logger
+	cfg     Config
+	eng     *engine.Engine
+	authn   auth.Authenticator
+	ext     *Extensions
+	builder *gqlschema.Builder
+	log     *slog.Logger
 
 	// part is this server's schema in every registry snapshot: it is
 	// built with the snapshot, so a change it cannot build is refused.
@@ -192,11 +203,7 @@ type Server struct {
 // built is one GraphQL schema with what it was built from. Requests take
 // the current one once and use it to the end.
 type built struct {
-	models *models.Schema
-	cust   int64
-	schema gql.Schema
-	b      *builder
-	err    error
+	*gqlschema.Built
 	// fallback serves when this build failed (the previous good one).
 	fallback *built
 	docs     docCache
@@ -208,18 +215,19 @@ type built struct {
 // register, login and me are then left out. A change of the customisations
 // rebuilds the schema on next use.
 func New(cfg Config, eng *engine.Engine, authn auth.Authenticator, accounts Accounts) (*Server, error) {
-	fixIntrospection()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{cfg: cfg, eng: eng, authn: authn, accounts: accounts, ext: NewExtensions(), log: cfg.Logger}
-	if err := cfg.declarative.apply(s.ext); err != nil {
+	ext := NewExtensions()
+	s := &Server{cfg: cfg, eng: eng, authn: authn, ext: ext, log: cfg.Logger,
+		builder: gqlschema.NewBuilder(cfg.schemaOptions(), eng, accounts, ext)}
+	if err := cfg.Declarative.Apply(s.ext); err != nil {
 		return nil, fmt.Errorf("config/plugins.json: graphql.config: %w", err)
 	}
 	part, err := eng.Registry.Derive("GraphQL", func(ms *models.Schema) (any, error) {
 		nb := s.buildFor(ms)
-		if nb.err != nil {
-			return nil, nb.err
+		if nb.Err != nil {
+			return nil, nb.Err
 		}
 		return nb, nil
 	})
@@ -243,18 +251,15 @@ func (s *Server) Rebuild(ms *models.Schema) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	nb := s.buildFor(ms)
-	if nb.err != nil {
-		return nb.err
+	if nb.Err != nil {
+		return nb.Err
 	}
 	s.cur.Store(nb)
 	return nil
 }
 
 func (s *Server) buildFor(ms *models.Schema) *built {
-	cs := s.ext.snapshot()
-	nb := &built{models: ms, cust: cs.version}
-	nb.schema, nb.b, nb.err = s.build(ms, cs)
-	return nb
+	return &built{Built: s.builder.Build(ms)}
 }
 
 // current returns the schema of the registry's current snapshot; when the
@@ -262,23 +267,23 @@ func (s *Server) buildFor(ms *models.Schema) *built {
 // rebuild that fails keeps the previous schema serving and is logged.
 func (s *Server) current() (*built, error) {
 	snap := s.eng.Registry.Current()
-	v := s.ext.version.Load()
+	v := s.builder.CustVersion()
 	part, _ := snap.Part(s.part).(*built)
-	if part != nil && part.cust == v {
+	if part != nil && part.Cust == v {
 		return part, nil
 	}
 	b := s.cur.Load()
-	if b == nil || b.models != snap.Schema || b.cust != v {
+	if b == nil || b.Models != snap.Schema || b.Cust != v {
 		s.mu.Lock()
 		b = s.cur.Load()
-		if b == nil || b.models != snap.Schema || b.cust != v {
+		if b == nil || b.Models != snap.Schema || b.Cust != v {
 			nb := s.buildFor(snap.Schema)
-			if nb.err != nil {
-				s.log.Error("graphql schema build failed; the previous schema keeps serving", "err", nb.err)
+			if nb.Err != nil {
+				s.log.Error("graphql schema build failed; the previous schema keeps serving", "err", nb.Err)
 				switch {
 				case part != nil: // the snapshot's own, before the customisation
 					nb.fallback = part
-				case b != nil && b.err == nil:
+				case b != nil && b.Err == nil:
 					nb.fallback = b
 				case b != nil:
 					nb.fallback = b.fallback
@@ -289,11 +294,11 @@ func (s *Server) current() (*built, error) {
 		}
 		s.mu.Unlock()
 	}
-	if b.err != nil {
+	if b.Err != nil {
 		if b.fallback != nil {
 			return b.fallback, nil
 		}
-		return nil, b.err
+		return nil, b.Err
 	}
 	return b, nil
 }
@@ -304,7 +309,7 @@ func (s *Server) Schema() (gql.Schema, error) {
 	if err != nil {
 		return gql.Schema{}, err
 	}
-	return b.schema, nil
+	return b.Schema, nil
 }
 
 type params struct {
@@ -312,6 +317,8 @@ type params struct {
 	Variables     json.RawMessage `json:"variables"`
 	OperationName string          `json:"operationName"`
 	Extensions    json.RawMessage `json:"extensions"`
+	// uploads are the files of a multipart request, by variable path.
+	uploads map[string]*gqlschema.Upload
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -339,6 +346,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.Extensions = json.RawMessage(v)
 		}
 	case http.MethodPost:
+		if s.cfg.Uploads != nil && strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") {
+			s.multipart(w, r)
+			return
+		}
 		if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 			writeErrors(w, http.StatusUnsupportedMediaType, requestError(codeBadRequest,
 				"POST body must be JSON (Content-Type: application/json)", nil))
@@ -426,6 +437,12 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		}
 		_ = json.Unmarshal(p.Variables, &vars)
 	}
+	if len(p.uploads) > 0 {
+		if err := placeUploads(p.uploads, rawVars, vars); err != nil {
+			writeErrors(w, http.StatusBadRequest, requestError(codeBadRequest, err.Error(), nil))
+			return
+		}
+	}
 	pd := b.docs.get(p.Query)
 	if pd == nil {
 		pd = s.prepareDoc(b, p.Query)
@@ -436,30 +453,20 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 		return
 	}
 	doc, nulls := pd.doc, pd.nulls
-	rq := &request{srv: s, b: b.b, principal: principal, http: r, vars: rawVars, nulls: nulls,
-		fragments: map[string]*ast.FragmentDefinition{}, deferred: map[*ast.Field]bool{}, loaders: map[loaderKey]*batch{}}
-	var op *ast.OperationDefinition
-	for _, d := range doc.Definitions {
-		switch x := d.(type) {
-		case *ast.FragmentDefinition:
-			rq.fragments[x.Name.Value] = x
-		case *ast.OperationDefinition:
-			if p.OperationName == "" || (x.Name != nil && x.Name.Value == p.OperationName) {
-				op = x
-			}
-		}
-	}
+	xop := executor.NewOperation(&b.Schema, doc, p.OperationName, rawVars)
+	rq := s.builder.NewRequest(b.Built, principal, r, xop, nulls)
+	op := xop.Op
 	if op != nil && op.Operation == ast.OperationTypeMutation && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		writeErrors(w, http.StatusMethodNotAllowed, requestError(codeBadRequest, "Can only perform a mutation operation from a POST request.", nil))
 		return
 	}
-	base := context.WithValue(r.Context(), requestKey, rq)
+	base := rq.Context(r.Context())
 	// One budget of rows and bytes for every read the operation makes;
 	// past it the answer is that one error, never partial data.
 	ctx := s.eng.WithBudget(base)
 	if s.fastEligible(op) {
-		if out, _, ok := s.fastExecute(ctx, rq, b, op); ok {
+		if out, _, ok := executor.Fast(ctx, xop, rq.Hooks()); ok {
 			if s.overBudget(w, ctx) {
 				return
 			}
@@ -469,19 +476,19 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 			_, _ = w.Write(out)
 			return
 		}
-		rq.deferred, rq.loaders, rq.items = map[*ast.Field]bool{}, map[loaderKey]*batch{}, nil
+		rq.Reset()
 		ctx = s.eng.WithBudget(base) // what the abandoned run read is not counted twice
 	}
 	if s.cfg.ApolloServer.Tracing {
-		ctx = startTrace(ctx)
+		ctx = executor.StartTrace(ctx)
 	}
-	res := gql.Execute(gql.ExecuteParams{Schema: b.schema, AST: doc, OperationName: p.OperationName, Args: vars, Context: ctx})
+	res := gql.Execute(gql.ExecuteParams{Schema: b.Schema, AST: doc, OperationName: p.OperationName, Args: vars, Context: ctx})
 	if s.overBudget(w, ctx) {
 		return
 	}
 	errs := make([]gqlError, 0, len(res.Errors))
 	for _, e := range res.Errors {
-		errs = append(errs, s.formatError(e))
+		errs = append(errs, s.builder.FormatError(e))
 	}
 	status := http.StatusOK
 	if res.Data == nil && len(errs) > 0 && len(errs[0].Path) == 0 {
@@ -498,18 +505,11 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, b *built, p *pa
 	}
 	out = append(out, `"data":`...)
 	var sets []*ast.SelectionSet
-	var root gql.Type
 	if op != nil {
 		sets = []*ast.SelectionSet{op.SelectionSet}
-		rq.opVars, rq.schema = opVariables(op, rq.vars), &b.schema
-		if op.Operation == ast.OperationTypeMutation {
-			root = b.schema.MutationType()
-		} else if op.Operation == ast.OperationTypeQuery {
-			root = b.schema.QueryType()
-		}
 	}
 	if data, ok := res.Data.(map[string]any); ok {
-		out = rq.encodeObject(out, data, sets, root)
+		out = xop.EncodeObject(out, data, sets, xop.Root())
 	} else {
 		out = append(out, "null"...)
 	}
@@ -570,7 +570,7 @@ func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
 	}
 	// The cost is checked first: validation itself is work a document can
 	// make large.
-	if e := s.checkCost(&b.schema, doc); e != nil {
+	if e := s.checkCost(&b.Schema, doc); e != nil {
 		return &preparedDoc{status: http.StatusBadRequest, errs: []gqlError{*e}}
 	}
 	rules := validationRules()
@@ -580,7 +580,7 @@ func (s *Server) prepareDoc(b *built, query string) *preparedDoc {
 	if !s.cfg.introspection() {
 		rules = append(rules, noIntrospectionRule)
 	}
-	if vr := gql.ValidateDocument(&b.schema, doc, rules); !vr.IsValid {
+	if vr := gql.ValidateDocument(&b.Schema, doc, rules); !vr.IsValid {
 		errs := make([]gqlError, len(vr.Errors))
 		for i, e := range vr.Errors {
 			errs[i] = requestError(codeValidation, e.Message, e.Locations)

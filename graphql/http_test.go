@@ -164,7 +164,7 @@ func TestSchemaSwap(t *testing.T) {
 		d := e.ok(`{ notes { data { attributes { text } } } }`, nil)
 		eq(t, "new type served", str(d, "notes", "data", 0, "attributes", "text"), "hi")
 		cur, _ := e.Srv.current()
-		if cur == old || old.schema.QueryType().Fields()["notes"] != nil {
+		if cur == old || old.Schema.QueryType().Fields()["notes"] != nil {
 			t.Error("the old schema must stay as it was")
 		}
 	})

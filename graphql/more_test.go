@@ -35,6 +35,33 @@ func TestLocales(t *testing.T) {
 		eq(t, "all", str(d, "all", "meta", "pagination", "total"), "2")
 		d = e.ok(`query($id: ID) { page(id: $id, locale: "fr") { data { attributes { title } } } }`, map[string]any{"id": id})
 		eq(t, "findOne in a locale", str(d, "page", "data", "attributes", "title"), "Accueil")
+
+		// localizations: the document in its other locales, read with the page.
+		d = e.ok(`{ pages(sort: "title") { data { attributes { title localizations { data { id attributes { title locale } } } } } } }`, nil)
+		eq(t, "localizations of en", str(d, "pages", "data", 0, "attributes", "localizations", "data", 0, "attributes", "locale"), "fr")
+		eq(t, "localization's title", str(d, "pages", "data", 0, "attributes", "localizations", "data", 0, "attributes", "title"), "Accueil")
+		eq(t, "localization's id is the document", str(d, "pages", "data", 0, "attributes", "localizations", "data", 0, "id"), id)
+		d = e.ok(`query($id: ID) { page(id: $id, locale: "fr") { data { attributes { localizations { data { attributes { locale } } } } } } }`, map[string]any{"id": id})
+		eq(t, "localizations of fr", str(d, "page", "data", "attributes", "localizations", "data", 0, "attributes", "locale"), "en")
+
+		// create<Type>Localization: a new locale of the document, once.
+		other := str(e.ok(`mutation { createPage(data: {title: "About", code: home_page}) { data { id } } }`, nil), "createPage", "data", "id")
+		d = e.ok(`mutation($id: ID!) { createPageLocalization(id: $id, locale: "fr", data: {title: "À propos"}) { data { id attributes { title locale localizations { data { attributes { locale } } } } } } }`, map[string]any{"id": other})
+		eq(t, "created localization", str(d, "createPageLocalization", "data", "attributes", "title"), "À propos")
+		eq(t, "created localization's locale", str(d, "createPageLocalization", "data", "attributes", "locale"), "fr")
+		eq(t, "same document", str(d, "createPageLocalization", "data", "id"), other)
+		eq(t, "sees the other locale", str(d, "createPageLocalization", "data", "attributes", "localizations", "data", 0, "attributes", "locale"), "en")
+		r := e.q(`mutation($id: ID!) { createPageLocalization(id: $id, locale: "fr", data: {title: "Encore"}) { data { id } } }`, map[string]any{"id": other})
+		if r.errCode() != "STRAPI_APPLICATION_ERROR" {
+			t.Errorf("an existing locale: %s", r.Body)
+		}
+		r = e.q(`mutation { createPageLocalization(id: "nope", locale: "fr", data: {title: "x"}) { data { id } } }`, nil)
+		if r.errCode() != "STRAPI_NOT_FOUND_ERROR" {
+			t.Errorf("an unknown document: %s", r.Body)
+		}
+		if !strings.Contains(e.sdl(), "createPageLocalization(") {
+			t.Error("no createPageLocalization in the schema")
+		}
 	})
 }
 

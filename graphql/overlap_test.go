@@ -41,7 +41,7 @@ func TestOverlapRuleAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		return gql.ValidateDocument(&b.schema, doc, []gql.ValidationRuleFn{rule}).IsValid
+		return gql.ValidateDocument(&b.Schema, doc, []gql.ValidationRuleFn{rule}).IsValid
 	}
 	for _, d := range docs {
 		ours, theirs := only(overlapRule, d.doc), only(gql.OverlappingFieldsCanBeMergedRule, d.doc)

@@ -223,7 +223,7 @@ func TestBlockedUser(t *testing.T) {
 
 func TestUsersCollection(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
-		perms := append([]string{auth.ActionLogin, auth.ActionRegister}, userPluginActions...)
+		perms := append([]string{auth.ActionLogin, auth.ActionRegister, auth.ActionRoleFind}, userPluginActions...)
 		e := openBlog(t, db, testenv.Options{Permissions: auth.Permissions{"public": perms}})
 		r := e.Do("POST", "/api/users", map[string]any{"username": "ada", "email": "ada@example.com", "password": "lovelace"})
 		if r.Status != 201 || r.JSON["data"] != nil {
@@ -495,6 +495,34 @@ func TestAccountChangesEndSessions(t *testing.T) {
 		}
 		if r := e.Do("GET", "/api/users/me", nil, bearer(fresh)...); r.Status != 401 {
 			t.Fatalf("the JWT from before the block, after the unblock: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestUsersRoleNeedsRoleFind: the role is private like any relation: a
+// filter or a sort through it needs the role find permission (else an
+// invalid key), and a populate of it is dropped, as Strapi's sanitizers do.
+func TestUsersRoleNeedsRoleFind(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{Permissions: auth.Permissions{"public": userPluginActions}})
+		r := e.Do("POST", "/api/users", map[string]any{"username": "ada", "email": "ada@example.com", "password": "lovelace"})
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		id := int64(r.JSON["id"].(float64))
+		for _, q := range []string{"/api/users?filters[role][type][$eq]=authenticated", "/api/users?sort=role.name",
+			"/api/users/count?filters[role][name][$eq]=x", "/api/users?filters[$or][0][role][id][$eq]=1"} {
+			if r := e.Do("GET", q, nil); r.Status != 400 || r.ErrorName() != "ValidationError" {
+				t.Errorf("%s: %d %s", q, r.Status, r.Body)
+			}
+		}
+		for _, q := range []string{fmt.Sprintf("/api/users/%d?populate=role", id), fmt.Sprintf("/api/users/%d?populate=*", id)} {
+			if r := e.Do("GET", q, nil); r.Status != 200 || r.JSON["username"] != "ada" || r.JSON["role"] != nil {
+				t.Errorf("%s: %d %s", q, r.Status, r.Body)
+			}
+		}
+		if r := e.Do("GET", "/api/users?populate=role", nil); r.Status != 200 || bytes.Contains(r.Body, []byte(`"role"`)) {
+			t.Errorf("list populate role: %d %s", r.Status, r.Body)
 		}
 	})
 }

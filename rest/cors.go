@@ -32,51 +32,61 @@ var (
 	defaultCORSHeaders = []string{"Content-Type", "Authorization", "Origin", "Accept"}
 )
 
-// cors is a Pre middleware: preflights are answered before routing, so
-// every path (GraphQL's included) has them.
-func (s *Server) cors(next echo.HandlerFunc) echo.HandlerFunc {
-	c := s.cfg.CORS
+// corsPolicy is CORS made once.
+type corsPolicy struct {
+	CORS
+	anyOrigin                        bool
+	methods, headers, expose, maxAge string
+}
+
+func newCORSPolicy(c CORS) *corsPolicy {
 	if c.Disabled {
-		return next
+		return nil
 	}
-	anyOrigin := len(c.Origins) == 0 || slices.Contains(c.Origins, "*")
-	methods := strings.Join(orDefault(c.Methods, defaultCORSMethods), ",")
-	headers := strings.Join(orDefault(c.Headers, defaultCORSHeaders), ",")
-	expose := strings.Join(c.Expose, ",")
-	maxAge := "31536000"
+	p := &corsPolicy{CORS: c, anyOrigin: len(c.Origins) == 0 || slices.Contains(c.Origins, "*"),
+		methods: strings.Join(orDefault(c.Methods, defaultCORSMethods), ","),
+		headers: strings.Join(orDefault(c.Headers, defaultCORSHeaders), ","),
+		expose:  strings.Join(c.Expose, ","), maxAge: "31536000"}
 	if c.MaxAge > 0 {
-		maxAge = strconv.Itoa(c.MaxAge)
+		p.maxAge = strconv.Itoa(c.MaxAge)
 	}
-	return func(ctx echo.Context) error {
-		r, h := ctx.Request(), ctx.Response().Header()
-		h.Add("Vary", "Origin")
-		origin := r.Header.Get("Origin")
-		if origin == "" {
-			return next(ctx)
-		}
-		allow := origin
-		switch {
-		case anyOrigin && c.NoCredentials:
-			allow = "*"
-		case anyOrigin:
-		case !slices.Contains(c.Origins, origin):
-			return next(ctx) // not an allowed origin: no CORS headers, the browser refuses
-		}
-		h.Set("Access-Control-Allow-Origin", allow)
-		if !c.NoCredentials {
-			h.Set("Access-Control-Allow-Credentials", "true")
-		}
-		if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
-			if expose != "" {
-				h.Set("Access-Control-Expose-Headers", expose)
-			}
-			return next(ctx)
-		}
-		h.Set("Access-Control-Max-Age", maxAge)
-		h.Set("Access-Control-Allow-Methods", methods)
-		h.Set("Access-Control-Allow-Headers", headers)
-		return ctx.NoContent(http.StatusNoContent)
+	return p
+}
+
+// apply runs before routing, so every path (GraphQL's included) has CORS;
+// done tells that it answered a preflight.
+func (p *corsPolicy) apply(ctx echo.Context) (done bool, err error) {
+	if p == nil {
+		return false, nil
 	}
+	r, h := ctx.Request(), ctx.Response().Header()
+	h.Add("Vary", "Origin")
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false, nil
+	}
+	allow := origin
+	switch {
+	case p.anyOrigin && p.NoCredentials:
+		allow = "*"
+	case p.anyOrigin:
+	case !slices.Contains(p.Origins, origin):
+		return false, nil // not an allowed origin: no CORS headers, the browser refuses
+	}
+	h.Set("Access-Control-Allow-Origin", allow)
+	if !p.NoCredentials {
+		h.Set("Access-Control-Allow-Credentials", "true")
+	}
+	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
+		if p.expose != "" {
+			h.Set("Access-Control-Expose-Headers", p.expose)
+		}
+		return false, nil
+	}
+	h.Set("Access-Control-Max-Age", p.maxAge)
+	h.Set("Access-Control-Allow-Methods", p.methods)
+	h.Set("Access-Control-Allow-Headers", p.headers)
+	return true, ctx.NoContent(http.StatusNoContent)
 }
 
 func orDefault(v, d []string) []string {
@@ -87,31 +97,30 @@ func orDefault(v, d []string) []string {
 }
 
 // httpManners answers HEAD on every GET route (as the GET, with the body
-// dropped by net/http) and a path with a trailing slash as without it.
-func httpManners(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
-			trimmed := strings.TrimRight(p, "/")
-			if trimmed == "" {
-				trimmed = "/"
-			}
-			r.URL.Path = trimmed
-			if r.URL.RawPath != "" {
-				r.URL.RawPath = strings.TrimRight(r.URL.RawPath, "/")
-			}
+// dropped by net/http) and a path with a trailing slash as without it;
+// head tells that the request is a HEAD routed as a GET, whose method the
+// caller sets back before the server finishes the answer.
+func httpManners(c echo.Context) (head bool) {
+	r := c.Request()
+	if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+		trimmed := strings.TrimRight(p, "/")
+		if trimmed == "" {
+			trimmed = "/"
 		}
-		if r.Method == http.MethodHead {
-			// Routed and handled as the GET (echo routes on the request
-			// itself), the body dropped here; the method is HEAD again
-			// before the server finishes the answer.
-			r.Method = http.MethodGet
-			defer func() { r.Method = http.MethodHead }()
-			res := c.Response()
-			res.Writer = headWriter{res.Writer}
+		r.URL.Path = trimmed
+		if r.URL.RawPath != "" {
+			r.URL.RawPath = strings.TrimRight(r.URL.RawPath, "/")
 		}
-		return next(c)
 	}
+	if r.Method != http.MethodHead {
+		return false
+	}
+	// Routed and handled as the GET (echo routes on the request itself),
+	// the body dropped here.
+	r.Method = http.MethodGet
+	res := c.Response()
+	res.Writer = headWriter{res.Writer}
+	return true
 }
 
 // headWriter drops the body of a HEAD answer and keeps its headers.

@@ -19,7 +19,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		}
 		e := toEngineError(err)
 		if e.Kind == errs.KindInternal {
-			id, _ := c.Get(requestIDKey).(string)
+			id := c.Response().Header().Get("X-Request-Id")
 			log.Error("request failed", "id", id, "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 		}
 		if e.Kind == errs.KindMethodNotAllowed {

@@ -25,10 +25,19 @@ type SecurityHeaders struct {
 	HSTSMaxAge int
 }
 
-func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
-	h := s.cfg.Headers
+// securityHeaderSet is SecurityHeaders made once: the values are shared
+// by every answer (slices of length = capacity: an Add elsewhere copies
+// them, never writes into them). helmet's legacy headers
+// (X-Download-Options for IE8, ...) are left out: each header costs every
+// answer, and these protect no browser in use.
+type securityHeaderSet struct {
+	fixed http.Header
+	hsts  []string // nil: never sent
+}
+
+func newSecurityHeaders(h SecurityHeaders) *securityHeaderSet {
 	if h.Disabled {
-		return next
+		return nil
 	}
 	frame := h.FrameOptions
 	if frame == "" {
@@ -42,26 +51,27 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	if maxAge == 0 {
 		maxAge = 31536000
 	}
-	// The values are built once and shared by every answer (a slice of
-	// length = capacity: an Add elsewhere copies it, never writes into it).
-	// helmet's legacy headers (X-Download-Options for IE8, ...) are left
-	// out: each header costs every answer, and these protect no browser
-	// in use.
-	fixed := http.Header{
+	set := &securityHeaderSet{fixed: http.Header{
 		"X-Content-Type-Options": {"nosniff"},
 		"X-Frame-Options":        {frame},
 		"Referrer-Policy":        {referrer},
+	}}
+	if maxAge > 0 {
+		set.hsts = []string{"max-age=" + strconv.Itoa(maxAge) + "; includeSubDomains"}
 	}
-	hsts := []string{"max-age=" + strconv.Itoa(maxAge) + "; includeSubDomains"}
-	return func(c echo.Context) error {
-		rh := c.Response().Header()
-		for k, v := range fixed {
-			rh[k] = v
-		}
-		if maxAge > 0 && s.overTLS(c.Request()) {
-			rh["Strict-Transport-Security"] = hsts
-		}
-		return next(c)
+	return set
+}
+
+func (set *securityHeaderSet) apply(s *Server, c echo.Context) {
+	if set == nil {
+		return
+	}
+	rh := c.Response().Header()
+	for k, v := range set.fixed {
+		rh[k] = v
+	}
+	if set.hsts != nil && s.overTLS(c.Request()) {
+		rh["Strict-Transport-Security"] = set.hsts
 	}
 }
 

@@ -53,6 +53,9 @@ type Server struct {
 	// the admin API are served then.
 	svc *auth.Service
 	log *slog.Logger
+	// security and corsPolicy are made once from cfg, for pre.
+	security   *securityHeaderSet
+	corsPolicy *corsPolicy
 }
 
 // New builds the echo instance with every route of the content API. When a
@@ -80,7 +83,8 @@ func New(cfg Config, e *engine.Engine, a auth.Authenticator, log *slog.Logger) *
 			return err
 		}}))
 	// Headers first, so that every answer has them, refusals included.
-	ec.Pre(s.securityHeaders, s.cors, httpManners, checkRequestText)
+	s.security, s.corsPolicy = newSecurityHeaders(s.cfg.Headers), newCORSPolicy(s.cfg.CORS)
+	ec.Pre(s.pre)
 	ec.GET("/_health", s.health)
 	ec.GET("/_ready", s.ready)
 	if cfg.OpenAPI != nil {
@@ -162,26 +166,54 @@ func (s *Server) methodNotAllowed(c echo.Context) error {
 	return &errs.Error{Kind: errs.KindMethodNotAllowed, Message: "Method Not Allowed"}
 }
 
+// textHeaders are the request headers Stratum reads, checked before
+// anything is parsed (names with their error labels, made once).
+var textHeaders = [...][2]string{
+	{"Authorization", "header Authorization"},
+	{"Content-Type", "header Content-Type"},
+	{"Strapi-Response-Format", "header Strapi-Response-Format"},
+	{"X-Forwarded-For", "header X-Forwarded-For"},
+}
+
 // checkRequestText refuses a NUL byte or invalid UTF-8 in the path, the
 // query string and the headers Stratum reads, for every route (GraphQL
 // included), before anything is parsed.
-func checkRequestText(next echo.HandlerFunc) echo.HandlerFunc {
+func checkRequestText(r *http.Request) error {
+	if err := engine.CheckString(r.URL.Path, "path"); err != nil {
+		return err
+	}
+	if q, err := url.QueryUnescape(r.URL.RawQuery); err == nil {
+		if err := engine.CheckString(q, "query string"); err != nil {
+			return err
+		}
+	} else if err := engine.CheckString(r.URL.RawQuery, "query string"); err != nil {
+		return err
+	}
+	for _, h := range textHeaders {
+		if v := r.Header.Get(h[0]); v != "" {
+			if err := engine.CheckString(v, h[1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// pre is everything that runs before routing, in one middleware: echo
+// applies its Pre middlewares anew on every request, so each one costs a
+// closure and whatever its set-up builds; here the set-up is made once
+// (s.security, s.corsPolicy) and a request pays one closure.
+func (s *Server) pre(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		r := c.Request()
-		if err := engine.CheckText(r.URL.Path, "path"); err != nil {
+		s.security.apply(s, c)
+		if done, err := s.corsPolicy.apply(c); done {
 			return err
 		}
-		if q, err := url.QueryUnescape(r.URL.RawQuery); err == nil {
-			if err := engine.CheckText(q, "query string"); err != nil {
-				return err
-			}
-		} else if err := engine.CheckText(r.URL.RawQuery, "query string"); err != nil {
-			return err
+		if httpManners(c) {
+			defer func() { c.Request().Method = http.MethodHead }()
 		}
-		for _, h := range []string{"Authorization", "Content-Type", "Strapi-Response-Format", "X-Forwarded-For"} {
-			if err := engine.CheckText(r.Header.Get(h), "header "+h); err != nil {
-				return err
-			}
+		if err := checkRequestText(c.Request()); err != nil {
+			return err
 		}
 		return next(c)
 	}

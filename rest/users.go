@@ -52,6 +52,9 @@ func (s *Server) listUsers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := auth.UserQueryAccess(principal(c).Can, q); err != nil {
+		return err
+	}
 	list, err := s.svc.ListUsers(c.Request().Context(), q)
 	if err != nil {
 		return err
@@ -66,6 +69,9 @@ func (s *Server) countUsers(c echo.Context) error {
 	}
 	q, err := s.query(c)
 	if err != nil {
+		return err
+	}
+	if err := auth.UserQueryAccess(principal(c).Can, q); err != nil {
 		return err
 	}
 	n, err := s.svc.CountUsers(c.Request().Context(), q)
@@ -83,6 +89,9 @@ func (s *Server) findUser(c echo.Context) error {
 	}
 	q, err := s.query(c)
 	if err != nil {
+		return err
+	}
+	if err := auth.UserQueryAccess(principal(c).Can, q); err != nil {
 		return err
 	}
 	id, ok := userID(c)

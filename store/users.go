@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -321,11 +322,22 @@ func truthy(v any) bool {
 }
 
 func coerceColumnValue(col userColumn, name string, v any) (any, error) {
-	s, ok := v.(string)
-	if !ok {
-		if v == nil {
-			return nil, nil
-		}
+	var s string
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		s = x
+	// GraphQL's typed values (REST's are all strings).
+	case bool:
+		s = strconv.FormatBool(x)
+	case json.Number:
+		s = x.String()
+	case int:
+		s = strconv.Itoa(x)
+	case int64:
+		s = strconv.FormatInt(x, 10)
+	default:
 		return nil, errs.Errorf(errs.KindValidation, "Invalid value for %s: expected a single value", name)
 	}
 	bad := func(want string) error {

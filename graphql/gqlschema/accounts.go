@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"context"
@@ -166,6 +166,9 @@ func (b *builder) usersPermissions() {
 		Resolve: func(p gql.ResolveParams) (any, error) {
 			return acc.EmailConfirmation(p.Context, arg(p, "confirmation"))
 		}}
+	if up, ok := acc.(upAccounts); ok {
+		b.usersPermissionsCollections(up.svc)
+	}
 }
 
 func nilIfEmpty(s string) any {

@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/graphql-go/graphql/language/ast"
 	"github.com/graphql-go/graphql/language/parser"
 	"github.com/graphql-go/graphql/language/source"
+	"github.com/stratum-cms/stratum/graphql/executor"
 )
 
 // extensions reads the typeDefs of Use(): new object, input, enum, scalar
@@ -44,7 +45,7 @@ func (b *builder) typeDef(def ast.Node) error {
 			Fields: gql.InputObjectConfigFieldMapThunk(func() gql.InputObjectConfigFieldMap {
 				m := gql.InputObjectConfigFieldMap{}
 				for _, f := range fields {
-					m[f.Name.Value] = &gql.InputObjectFieldConfig{Type: b.astType(f.Type), DefaultValue: literalValue(f.DefaultValue, nil),
+					m[f.Name.Value] = &gql.InputObjectFieldConfig{Type: b.astType(f.Type), DefaultValue: executor.LiteralValue(f.DefaultValue, nil),
 						Description: describe(f.Description)}
 				}
 				return m
@@ -60,7 +61,7 @@ func (b *builder) typeDef(def ast.Node) error {
 	case *ast.ScalarDefinition:
 		b.named[d.Name.Value] = gql.NewScalar(gql.ScalarConfig{Name: d.Name.Value, Description: describe(d.Description),
 			Serialize: func(v any) any { return v }, ParseValue: func(v any) any { return v },
-			ParseLiteral: func(v ast.Value) any { return literalValue(v, nil) }})
+			ParseLiteral: func(v ast.Value) any { return executor.LiteralValue(v, nil) }})
 	case *ast.UnionDefinition:
 		var names []string
 		for _, t := range d.Types {
@@ -114,7 +115,7 @@ func (b *builder) astFields(defs []*ast.FieldDefinition) gql.Fields {
 	for _, f := range defs {
 		args := gql.FieldConfigArgument{}
 		for _, a := range f.Arguments {
-			args[a.Name.Value] = &gql.ArgumentConfig{Type: b.astType(a.Type), DefaultValue: literalValue(a.DefaultValue, nil),
+			args[a.Name.Value] = &gql.ArgumentConfig{Type: b.astType(a.Type), DefaultValue: executor.LiteralValue(a.DefaultValue, nil),
 				Description: describe(a.Description)}
 		}
 		out[f.Name.Value] = &gql.Field{Type: b.astType(f.Type), Args: args, Description: describe(f.Description)}

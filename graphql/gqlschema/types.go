@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
@@ -95,7 +96,7 @@ var (
 		Description:  "The `JSON` scalar type represents JSON values as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).",
 		Serialize:    serializeJSON,
 		ParseValue:   func(v any) any { return v },
-		ParseLiteral: func(v ast.Value) any { return literalValue(v, nil) },
+		ParseLiteral: func(v ast.Value) any { return executor.LiteralValue(v, nil) },
 	})
 	dateTimeScalar = gql.NewScalar(gql.ScalarConfig{
 		Name:        "DateTime",
@@ -223,40 +224,6 @@ func serializeLong(v any) any {
 		return json.Number(strconv.Itoa(x))
 	case float64:
 		return json.Number(strconv.FormatFloat(x, 'f', -1, 64))
-	}
-	return nil
-}
-
-// literalValue turns a literal into a Go value for JSON-like scalars:
-// numbers stay json.Number so no digit is lost.
-func literalValue(v ast.Value, vars map[string]any) any {
-	switch x := v.(type) {
-	case *ast.StringValue:
-		return x.Value
-	case *ast.IntValue:
-		return json.Number(x.Value)
-	case *ast.FloatValue:
-		return json.Number(x.Value)
-	case *ast.BooleanValue:
-		return x.Value
-	case *ast.EnumValue:
-		return x.Value
-	case *ast.ListValue:
-		out := make([]any, 0, len(x.Values))
-		for _, it := range x.Values {
-			out = append(out, literalValue(it, vars))
-		}
-		return out
-	case *ast.ObjectValue:
-		out := make(map[string]any, len(x.Fields))
-		for _, f := range x.Fields {
-			out[f.Name.Value] = literalValue(f.Value, vars)
-		}
-		return out
-	case *ast.Variable:
-		if vars != nil {
-			return vars[x.Name.Value]
-		}
 	}
 	return nil
 }

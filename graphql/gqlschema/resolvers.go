@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
@@ -20,7 +21,7 @@ import (
 // request is the state of one GraphQL request, reachable from every
 // resolver through the context.
 type request struct {
-	srv       *Server
+	srv       *Builder
 	b         *builder
 	principal *auth.Principal
 	http      *http.Request
@@ -35,10 +36,6 @@ type request struct {
 	loaders  map[loaderKey]*batch
 	// items batches the filtered repeatable component lists of one field.
 	items map[itemsKey]*itemBatch
-	// opVars are the variables with their definitions' defaults, for
-	// @skip and @include when graphql-go's answer is encoded.
-	opVars map[string]any
-	schema *gql.Schema
 }
 
 type ctxKey int
@@ -285,9 +282,9 @@ func (b *builder) resolveFind(t *ctTypes) gql.FieldResolveFn {
 		if q.Page, err = b.srv.pagination(p.Args["pagination"]); err != nil {
 			return nil, err
 		}
-		count := len(rq.sub(fieldSets(p.Info.FieldASTs), "meta")) > 0
+		count := len(rq.sub(executor.FieldSets(p.Info.FieldASTs), "meta")) > 0
 		q.Page.WithCount = &count
-		q.Populate = b.populate(rq, t.ct, rq.sub(rq.sub(fieldSets(p.Info.FieldASTs), "data"), "attributes"))
+		q.Populate = b.populate(rq, t.ct, rq.sub(rq.sub(executor.FieldSets(p.Info.FieldASTs), "data"), "attributes"))
 		res, err := b.srv.eng.Find(p.Context, access(p.Context), b.collection(t), q)
 		if err != nil {
 			return nil, err
@@ -312,7 +309,7 @@ func pageOf(m *engine.PageMeta) *pageInfo {
 
 // responsePopulate is the populate asked for by a selection on <Type>EntityResponse.
 func (b *builder) responsePopulate(rq *request, ct *models.ContentType, info gql.ResolveInfo) map[string]*query.Populate {
-	return b.populate(rq, ct, rq.sub(rq.sub(fieldSets(info.FieldASTs), "data"), "attributes"))
+	return b.populate(rq, ct, rq.sub(rq.sub(executor.FieldSets(info.FieldASTs), "data"), "attributes"))
 }
 
 func (b *builder) resolveFindOne(t *ctTypes) gql.FieldResolveFn {

@@ -1,4 +1,4 @@
-package graphql
+package executor
 
 import (
 	"encoding/json"
@@ -17,13 +17,13 @@ import (
 
 // t is the value's type in the schema, nil when unknown (JSON scalars,
 // leaves): it tells which fragments apply to an object.
-func (rq *request) encode(b []byte, v any, sets []*ast.SelectionSet, t gql.Type) []byte {
+func (op *Operation) Encode(b []byte, v any, sets []*ast.SelectionSet, t gql.Type) []byte {
 	if nn, ok := t.(*gql.NonNull); ok {
 		t = nn.OfType
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		return rq.encodeObject(b, x, sets, t)
+		return op.EncodeObject(b, x, sets, t)
 	case []any:
 		var it gql.Type
 		if l, ok := t.(*gql.List); ok {
@@ -34,13 +34,13 @@ func (rq *request) encode(b []byte, v any, sets []*ast.SelectionSet, t gql.Type)
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = rq.encode(b, v, sets, it)
+			b = op.Encode(b, v, sets, it)
 		}
 		return append(b, ']')
 	case nil:
 		return append(b, "null"...)
 	case string:
-		return appendString(b, x)
+		return AppendString(b, x)
 	case bool:
 		return strconv.AppendBool(b, x)
 	case int:
@@ -69,15 +69,15 @@ func (rq *request) encode(b []byte, v any, sets []*ast.SelectionSet, t gql.Type)
 // selection's fields: fragments whose type condition applies to the
 // object's type and fields that @skip or @include leave in, a response key
 // placed by its first occurrence.
-func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.SelectionSet, t gql.Type) []byte {
+func (op *Operation) EncodeObject(b []byte, m map[string]any, sets []*ast.SelectionSet, t gql.Type) []byte {
 	b = append(b, '{')
 	n := 0
 	done := make(map[string]bool, len(m))
 	var fields []*ast.Field
 	var obj *gql.Object
 	if len(sets) > 0 {
-		obj = rq.objectType(t, m, sets)
-		fields = rq.collectFor(sets, obj)
+		obj = op.objectType(t, m, sets)
+		fields = op.collectFor(sets, obj)
 	}
 	for _, f := range fields {
 		key := responseKey(f)
@@ -102,9 +102,9 @@ func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.Selectio
 			b = append(b, ',')
 		}
 		n++
-		b = appendString(b, key)
+		b = AppendString(b, key)
 		b = append(b, ':')
-		b = rq.encode(b, v, sub, ft)
+		b = op.Encode(b, v, sub, ft)
 	}
 	if len(done) < len(m) { // values the selection does not name (JSON scalars)
 		rest := make([]string, 0, len(m)-len(done))
@@ -119,9 +119,9 @@ func (rq *request) encodeObject(b []byte, m map[string]any, sets []*ast.Selectio
 				b = append(b, ',')
 			}
 			n++
-			b = appendString(b, k)
+			b = AppendString(b, k)
 			b = append(b, ':')
-			b = rq.encode(b, m[k], nil, nil)
+			b = op.Encode(b, m[k], nil, nil)
 		}
 	}
 	return append(b, '}')
@@ -137,12 +137,12 @@ func responseKey(f *ast.Field) string {
 // objectType is the object type of an answer of type t: t itself, or for a
 // union the member named by a selected __typename, else the one member
 // whose fields, collected, are exactly m's keys. nil when unknown.
-func (rq *request) objectType(t gql.Type, m map[string]any, sets []*ast.SelectionSet) *gql.Object {
+func (op *Operation) objectType(t gql.Type, m map[string]any, sets []*ast.SelectionSet) *gql.Object {
 	switch x := t.(type) {
 	case *gql.Object:
 		return x
 	case *gql.Union:
-		for _, f := range rq.collectFor(sets, nil) {
+		for _, f := range op.collectFor(sets, nil) {
 			if f.Name.Value != "__typename" {
 				continue
 			}
@@ -157,7 +157,7 @@ func (rq *request) objectType(t gql.Type, m map[string]any, sets []*ast.Selectio
 		var found *gql.Object
 		for _, o := range x.Types() {
 			keys := map[string]bool{}
-			for _, f := range rq.collectFor(sets, o) {
+			for _, f := range op.collectFor(sets, o) {
 				keys[responseKey(f)] = true
 			}
 			if len(keys) != len(m) {
@@ -182,7 +182,7 @@ func (rq *request) objectType(t gql.Type, m map[string]any, sets []*ast.Selectio
 // collectFor lists the fields of sets the executor collects for an object
 // of type t (nil: every fragment applies), through fragments, leaving out
 // what @skip and @include leave out, in document order.
-func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Field {
+func (op *Operation) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Field {
 	var out []*ast.Field
 	seen := map[string]bool{}
 	var walk func(s *ast.SelectionSet)
@@ -193,16 +193,16 @@ func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Fi
 		for _, sel := range s.Selections {
 			switch x := sel.(type) {
 			case *ast.Field:
-				if rq.included(x.Directives) {
+				if op.included(x.Directives) {
 					out = append(out, x)
 				}
 			case *ast.InlineFragment:
-				if rq.included(x.Directives) && rq.applies(x.TypeCondition, t) {
+				if op.included(x.Directives) && op.applies(x.TypeCondition, t) {
 					walk(x.SelectionSet)
 				}
 			case *ast.FragmentSpread:
-				fd := rq.fragments[x.Name.Value]
-				if fd == nil || seen[x.Name.Value] || !rq.included(x.Directives) || !rq.applies(fd.TypeCondition, t) {
+				fd := op.Fragments[x.Name.Value]
+				if fd == nil || seen[x.Name.Value] || !op.included(x.Directives) || !op.applies(fd.TypeCondition, t) {
 					continue
 				}
 				seen[x.Name.Value] = true
@@ -217,37 +217,41 @@ func (rq *request) collectFor(sets []*ast.SelectionSet, t *gql.Object) []*ast.Fi
 }
 
 // applies tells whether a type condition applies to an object of type t.
-func (rq *request) applies(cond *ast.Named, t *gql.Object) bool {
-	return typeApplies(rq.schema, cond, t)
+func (op *Operation) applies(cond *ast.Named, t *gql.Object) bool {
+	return TypeApplies(op.Schema, cond, t)
 }
 
-// opVariables are the request's variables with the defaults of op's
-// variable definitions.
-func opVariables(op *ast.OperationDefinition, vars map[string]any) map[string]any {
-	out := make(map[string]any, len(vars))
-	for k, v := range vars {
+// variables are the request's variables with the defaults of the
+// operation's variable definitions, for @skip and @include.
+func (op *Operation) variables() map[string]any {
+	if op.opVars != nil || op.Op == nil {
+		return op.opVars
+	}
+	out := make(map[string]any, len(op.Vars))
+	for k, v := range op.Vars {
 		out[k] = v
 	}
-	for _, vd := range op.VariableDefinitions {
+	for _, vd := range op.Op.VariableDefinitions {
 		if name := vd.Variable.Name.Value; out[name] == nil && vd.DefaultValue != nil {
-			out[name] = literalValue(vd.DefaultValue, nil)
+			out[name] = LiteralValue(vd.DefaultValue, nil)
 		}
 	}
+	op.opVars = out
 	return out
 }
 
 // included evaluates @skip and @include with the operation's variables, as
 // graphql-go does.
-func (rq *request) included(dirs []*ast.Directive) bool {
-	return passesDirectives(dirs, func(v ast.Value) (bool, bool) {
-		c, ok := literalValue(v, rq.opVars).(bool)
+func (op *Operation) included(dirs []*ast.Directive) bool {
+	return PassesDirectives(dirs, func(v ast.Value) (bool, bool) {
+		c, ok := LiteralValue(v, op.variables()).(bool)
 		return c, ok
 	})
 }
 
 const hexDigits = "0123456789abcdef"
 
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	if !utf8.ValidString(s) {
 		j, _ := json.Marshal(s)
 		return append(b, j...)

@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/graphql-go/graphql/language/ast"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
@@ -16,16 +17,6 @@ import (
 // and turns the relations, components and zones it asks for into one
 // query.Populate tree: the engine then loads each relation with one query
 // per level for the whole page (engine/populate.go), never one per row.
-
-func fieldSets(fields []*ast.Field) []*ast.SelectionSet {
-	out := make([]*ast.SelectionSet, 0, len(fields))
-	for _, f := range fields {
-		if f.SelectionSet != nil {
-			out = append(out, f.SelectionSet)
-		}
-	}
-	return out
-}
 
 // collect flattens selection sets through fragments into their fields.
 func (rq *request) collect(sets []*ast.SelectionSet) []*ast.Field {
@@ -69,7 +60,7 @@ func (rq *request) sub(sets []*ast.SelectionSet, name string) []*ast.SelectionSe
 func (rq *request) argValue(f *ast.Field, name string) any {
 	for _, a := range f.Arguments {
 		if a.Name != nil && a.Name.Value == name {
-			return literalValue(a.Value, rq.vars)
+			return executor.LiteralValue(a.Value, rq.vars)
 		}
 	}
 	return nil
@@ -86,6 +77,10 @@ func (b *builder) populate(rq *request, ct *models.ContentType, sets []*ast.Sele
 	keys := map[string]string{}
 	for _, f := range rq.collect(sets) {
 		if f.Name == nil {
+			continue
+		}
+		if f.Name.Value == "localizations" && ct.Localized {
+			out["localizations"] = &query.Populate{}
 			continue
 		}
 		a := ct.Attr(f.Name.Value)

@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"context"
@@ -470,14 +470,14 @@ func (b *builder) wrap(typeName, field string, fn gql.FieldResolveFn) gql.FieldR
 	}
 }
 
-// declarative is the customisation part of plugins.json graphql.config, for
+// Declarative is the customisation part of plugins.json graphql.config, for
 // projects that do not compile Go:
 //
 //	"contentTypes": {"api::article.article": {"disable": false, "disableQueries": false,
 //	  "disableMutations": false, "disableActions": ["delete"],
 //	  "fields": {"secretNote": {"disable": true, "disableOutput": false, "disableInput": false, "disableFilters": false}}}},
 //	"resolversConfig": {"Query.articles": {"auth": false, "policies": ["is-authenticated"], "middlewares": [{"name": "x", "options": {}}]}}
-type declarative struct {
+type Declarative struct {
 	ContentTypes map[string]struct {
 		Disable          bool     `json:"disable"`
 		DisableQueries   bool     `json:"disableQueries"`
@@ -497,8 +497,8 @@ type declarative struct {
 	} `json:"resolversConfig"`
 }
 
-// apply registers the declarative customisations on x.
-func (d *declarative) apply(x *Extensions) error {
+// Apply registers the declarative customisations on x.
+func (d *Declarative) Apply(x *Extensions) error {
 	for uid, t := range d.ContentTypes {
 		h := x.ShadowCRUD(uid)
 		if t.Disable {

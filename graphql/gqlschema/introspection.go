@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"encoding/json"

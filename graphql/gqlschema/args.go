@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/query"
 )
 
@@ -28,7 +29,7 @@ func intArg(v any) (int, bool) {
 
 // pagination reads PaginationArg into the engine's model, with Strapi's
 // rules, clamped to amountLimit.
-func (s *Server) pagination(v any) (query.Pagination, error) {
+func (s *Builder) pagination(v any) (query.Pagination, error) {
 	var p query.Pagination
 	m, _ := v.(map[string]any)
 	page, hasPage := intArg(m["page"])
@@ -60,7 +61,7 @@ func (s *Server) pagination(v any) (query.Pagination, error) {
 
 // window applies a pagination argument to a nested list of n items held in
 // memory: the default page size and amountLimit hold there too.
-func (s *Server) window(v any, n int) (int, int, error) {
+func (s *Builder) window(v any, n int) (int, int, error) {
 	p, err := s.pagination(v)
 	if err != nil {
 		return 0, 0, err
@@ -214,7 +215,7 @@ func (b *builder) inputValue(rq *request, v ast.Value, t gql.Type) any {
 		return nil
 	case *gql.Scalar:
 		if z := b.zoneInputs[tt]; z != nil {
-			return z.items(literalValue(v, rq.vars))
+			return z.items(executor.LiteralValue(v, rq.vars))
 		}
 		switch tt {
 		case gql.String, gql.ID, longScalar, dateScalar, timeScalar, localeScalar:
@@ -224,10 +225,10 @@ func (b *builder) inputValue(rq *request, v ast.Value, t gql.Type) any {
 			case *ast.IntValue:
 				return x.Value
 			}
-			return literalValue(v, rq.vars)
+			return executor.LiteralValue(v, rq.vars)
 		}
 	}
-	return literalValue(v, rq.vars)
+	return executor.LiteralValue(v, rq.vars)
 }
 
 // rawValue converts a variable's JSON value to the engine's input form.

@@ -1,4 +1,4 @@
-package graphql
+package executor
 
 import (
 	"context"
@@ -21,28 +21,29 @@ type trace struct {
 	resolvers []map[string]any
 }
 
-func startTrace(ctx context.Context) context.Context {
+// StartTrace gives an operation a trace that Tracer fills.
+func StartTrace(ctx context.Context) context.Context {
 	return context.WithValue(ctx, traceKey{}, &trace{start: time.Now()})
 }
 
-// tracer is the graphql-go extension that fills the request's trace.
-type tracer struct{}
+// Tracer is the graphql-go extension that fills the request's trace.
+type Tracer struct{}
 
-var _ gql.Extension = tracer{}
+var _ gql.Extension = Tracer{}
 
-func (tracer) Init(ctx context.Context, _ *gql.Params) context.Context { return ctx }
-func (tracer) Name() string                                            { return "tracing" }
-func (tracer) HasResult() bool                                         { return true }
+func (Tracer) Init(ctx context.Context, _ *gql.Params) context.Context { return ctx }
+func (Tracer) Name() string                                            { return "tracing" }
+func (Tracer) HasResult() bool                                         { return true }
 
-func (tracer) ParseDidStart(ctx context.Context) (context.Context, gql.ParseFinishFunc) {
+func (Tracer) ParseDidStart(ctx context.Context) (context.Context, gql.ParseFinishFunc) {
 	return ctx, func(error) {}
 }
 
-func (tracer) ValidationDidStart(ctx context.Context) (context.Context, gql.ValidationFinishFunc) {
+func (Tracer) ValidationDidStart(ctx context.Context) (context.Context, gql.ValidationFinishFunc) {
 	return ctx, func([]gqlerrors.FormattedError) {}
 }
 
-func (tracer) ExecutionDidStart(ctx context.Context) (context.Context, gql.ExecutionFinishFunc) {
+func (Tracer) ExecutionDidStart(ctx context.Context) (context.Context, gql.ExecutionFinishFunc) {
 	return ctx, func(*gql.Result) {
 		if t, _ := ctx.Value(traceKey{}).(*trace); t != nil {
 			t.mu.Lock()
@@ -52,7 +53,7 @@ func (tracer) ExecutionDidStart(ctx context.Context) (context.Context, gql.Execu
 	}
 }
 
-func (tracer) ResolveFieldDidStart(ctx context.Context, info *gql.ResolveInfo) (context.Context, gql.ResolveFieldFinishFunc) {
+func (Tracer) ResolveFieldDidStart(ctx context.Context, info *gql.ResolveInfo) (context.Context, gql.ResolveFieldFinishFunc) {
 	t, _ := ctx.Value(traceKey{}).(*trace)
 	if t == nil {
 		return ctx, func(any, error) {}
@@ -69,7 +70,7 @@ func (tracer) ResolveFieldDidStart(ctx context.Context, info *gql.ResolveInfo) (
 	}
 }
 
-func (tracer) GetResult(ctx context.Context) any {
+func (Tracer) GetResult(ctx context.Context) any {
 	t, _ := ctx.Value(traceKey{}).(*trace)
 	if t == nil {
 		return nil

@@ -1,4 +1,4 @@
-package graphql
+package executor
 
 import (
 	gql "github.com/graphql-go/graphql"
@@ -27,9 +27,9 @@ func skipInclude(dirs []*ast.Directive) (skip, include *ast.Directive) {
 	return skip, include
 }
 
-// passesDirectives evaluates @skip and @include; cond reads an `if`
+// PassesDirectives evaluates @skip and @include; cond reads an `if`
 // argument's value (ok false: it has none and does not decide).
-func passesDirectives(dirs []*ast.Directive, cond func(ast.Value) (value, ok bool)) bool {
+func PassesDirectives(dirs []*ast.Directive, cond func(ast.Value) (value, ok bool)) bool {
 	skip, include := skipInclude(dirs)
 	for _, d := range []*ast.Directive{skip, include} {
 		if d == nil {
@@ -47,10 +47,10 @@ func passesDirectives(dirs []*ast.Directive, cond func(ast.Value) (value, ok boo
 	return true
 }
 
-// typeApplies reports whether a fragment with type condition cond applies
+// TypeApplies reports whether a fragment with type condition cond applies
 // to objects of type t: the same type, a union holding it, or an
 // interface it implements.
-func typeApplies(schema *gql.Schema, cond *ast.Named, t *gql.Object) bool {
+func TypeApplies(schema *gql.Schema, cond *ast.Named, t *gql.Object) bool {
 	if cond == nil || t == nil || cond.Name.Value == t.Name() {
 		return true
 	}

@@ -1,4 +1,4 @@
-package graphql
+package gqlschema
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
+	"github.com/stratum-cms/stratum/graphql/executor"
 	"github.com/stratum-cms/stratum/models"
 )
 
@@ -44,7 +45,7 @@ type zoneTypes struct {
 // schema. Types reference each other through thunks, resolved when the
 // schema is assembled.
 type builder struct {
-	srv    *Server
+	srv    *Builder
 	ms     *models.Schema
 	sh     *shared
 	cust   *custSnapshot
@@ -71,7 +72,7 @@ type builder struct {
 }
 
 // build assembles the schema of a snapshot.
-func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *builder, error) {
+func (s *Builder) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *builder, error) {
 	b := &builder{srv: s, ms: ms, sh: newShared(), cust: cust, types: map[string]*ctTypes{}, byName: map[string]*ctTypes{},
 		comps: map[string]*compTypes{}, zones: map[*models.Attribute]*zoneTypes{}, zoneInputs: map[gql.Type]*zoneTypes{}, enums: map[string]*gql.Enum{},
 		named: map[string]gql.Type{}, extraAST: map[string][]*ast.FieldDefinition{}, upTypes: map[string]gql.Type{}, custom: map[string]bool{}, query: gql.Fields{}, mut: gql.Fields{},
@@ -97,6 +98,9 @@ func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *buil
 		b.usersPermissions()
 	}
 	b.i18n(s.eng)
+	if s.cfg.Uploads != nil {
+		b.uploads(s.cfg.Uploads)
+	}
 	if err := b.extensions(); err != nil {
 		return gql.Schema{}, nil, err
 	}
@@ -120,8 +124,8 @@ func (s *Server) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *buil
 	if err != nil {
 		return gql.Schema{}, nil, err
 	}
-	if s.cfg.ApolloServer.Tracing {
-		schema.AddExtensions(tracer{})
+	if s.cfg.Tracing {
+		schema.AddExtensions(executor.Tracer{})
 	}
 	return schema, b, nil
 }
@@ -207,6 +211,9 @@ func (b *builder) contentType(ct *models.ContentType) {
 		f["publishedAt"] = &gql.Field{Type: dateTimeScalar, Resolve: resolveSystem("publishedAt")}
 		if ct.Localized {
 			f["locale"] = &gql.Field{Type: gql.String, Resolve: resolveSystem("locale")}
+			f["localizations"] = &gql.Field{Type: t.relation, Resolve: b.resolveLocalizations(t),
+				Description: "The document in its other locales (same publication state)",
+				Args:        gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}}
 		}
 		return f
 	})})
@@ -397,7 +404,7 @@ func (b *builder) zone(ownerName string, a *models.Attribute) *zoneTypes {
 		Description:  "A dynamic zone item: an object whose __typename names the component type",
 		Serialize:    func(v any) any { return v },
 		ParseValue:   func(v any) any { return v },
-		ParseLiteral: func(v ast.Value) any { return literalValue(v, nil) }})
+		ParseLiteral: func(v ast.Value) any { return executor.LiteralValue(v, nil) }})
 	b.zones[a] = z
 	b.zoneInputs[z.input] = z
 	return z
@@ -539,6 +546,13 @@ func (b *builder) operations(t *ctTypes) {
 		b.mut["create"+t.name] = &gql.Field{Type: t.response, Args: writeArgs(gql.FieldConfigArgument{
 			"data": {Type: gql.NewNonNull(t.input)}}, true), Resolve: b.resolveCreate(t)}
 		b.actions["Mutation.create"+t.name] = ct.Action("create")
+	}
+	if m && ct.Localized && b.cust.actionOn(ct.UID, "create") {
+		// The v4 plugin's create<Type>Localization: the document id in a
+		// new locale, with the create permission.
+		b.mut["create"+t.name+"Localization"] = &gql.Field{Type: t.response, Args: writeArgs(gql.FieldConfigArgument{
+			"id": {Type: gql.NewNonNull(gql.ID)}, "data": {Type: gql.NewNonNull(t.input)}}, true), Resolve: b.resolveCreateLocalization(t)}
+		b.actions["Mutation.create"+t.name+"Localization"] = ct.Action("create")
 	}
 	if m && b.cust.actionOn(ct.UID, "update") {
 		b.mut["update"+t.name] = &gql.Field{Type: t.response, Args: writeArgs(gql.FieldConfigArgument{
