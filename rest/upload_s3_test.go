@@ -202,3 +202,36 @@ func TestUploadS3Unavailable(t *testing.T) {
 		}
 	})
 }
+
+// TestGraphQLUploadS3: GraphQL's upload mutation goes through the same
+// provider: the file is in the bucket, its URL under baseUrl, and
+// removeFile removes its objects.
+func TestGraphQLUploadS3(t *testing.T) {
+	srv := tests3.Start(t)
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		bucket := "gql-" + strings.ToLower(filepath.Base(t.Name()))
+		srv.CreateBucket(t, bucket)
+		base := "https://cdn.example.com/" + bucket
+		dir := s3Project(t, srv, bucket, base, "")
+		e := testenv.Start(t, db(t), testenv.Options{Dir: dir, Public: append(testenv.AllActions(t, dir), uploadActions...)})
+		status, out, body := gqlMultipart(t, e,
+			`{"query":"mutation($f: Upload!) { upload(file: $f) { data { id attributes { hash provider url } } } }","variables":{"f":null}}`,
+			`{"0":["variables.f"]}`, map[string][2]string{"0": {"notes.txt", "kept in a bucket"}})
+		attrs, _ := dig(out, "data", "upload", "data", "attributes").(map[string]any)
+		if status != 200 || attrs == nil || attrs["provider"] != "aws-s3" || attrs["url"] != base+"/"+attrs["hash"].(string)+".txt" {
+			t.Fatalf("upload: %d %s", status, body)
+		}
+		if got, _, ok := srv.Get(t, bucket, attrs["hash"].(string)+".txt"); !ok || string(got) != "kept in a bucket" {
+			t.Fatalf("object: %v %q", ok, got)
+		}
+		id := dig(out, "data", "upload", "data", "id").(string)
+		r := e.Do("POST", "/graphql", map[string]any{"query": `mutation($id: ID!) { removeFile(id: $id) { data { id } } }`,
+			"variables": map[string]any{"id": id}})
+		if r.Status != 200 || dig(r.JSON, "errors") != nil {
+			t.Fatalf("removeFile: %d %s", r.Status, r.Body)
+		}
+		if keys := srv.Keys(t, bucket); len(keys) != 0 {
+			t.Fatalf("after removeFile the bucket holds %v", keys)
+		}
+	})
+}
