@@ -174,9 +174,18 @@ func New(ctx context.Context, files FileStore, cfg Config) (*Service, error) {
 		now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}
 	switch name {
 	case ProviderS3:
-		if s.provider, err = NewS3(ctx, cfg.S3); err != nil {
+		p, err := NewS3(ctx, cfg.S3)
+		if err != nil {
 			return nil, err
 		}
+		s.provider = p
+		// Said at start, not at the first upload; the server may come up
+		// after this node, so it does not stop the start.
+		go func() {
+			if err := p.Check(context.WithoutCancel(ctx)); err != nil {
+				s.log().Warn("uploads will fail until the bucket is reachable", "err", err)
+			}
+		}()
 	default:
 		if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 			return nil, fmt.Errorf("uploads folder: %w", err)

@@ -192,6 +192,17 @@ func bucketURL(baseURL, endpoint, region, bucket string, pathStyle bool) string 
 	return u.Scheme + "://" + bucket + "." + u.Host + path + "/"
 }
 
+// Check asks the server for the bucket (HeadBucket): whether it exists
+// and the credentials may use it.
+func (p *S3) Check(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := p.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(p.bucket)}); err != nil {
+		return fmt.Errorf("aws-s3: bucket %s: %w", p.bucket, err)
+	}
+	return nil
+}
+
 func (*S3) Name() string { return ProviderS3 }
 
 // Key is the object key of a stored name: rootPath/name.

@@ -273,3 +273,25 @@ func TestS3RegionRequiredOnAWS(t *testing.T) {
 		t.Fatalf("provider %s, local dir %q", s.Provider().Name(), s.LocalDir())
 	}
 }
+
+// TestS3Check: the bucket check the server logs at start.
+func TestS3Check(t *testing.T) {
+	srv := tests3.Start(t)
+	srv.CreateBucket(t, "here")
+	for _, tc := range []struct {
+		bucket string
+		ok     bool
+	}{{"here", true}, {"not-here", false}} {
+		var c upload.S3Config
+		if err := json.Unmarshal([]byte(srv.ProviderOptions(tc.bucket, "", "")), &c); err != nil {
+			t.Fatal(err)
+		}
+		p, err := upload.NewS3(t.Context(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Check(t.Context()); (err == nil) != tc.ok || (err != nil && !strings.Contains(err.Error(), "bucket not-here")) {
+			t.Errorf("bucket %s: %v", tc.bucket, err)
+		}
+	}
+}
