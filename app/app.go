@@ -127,7 +127,9 @@ func (a *App) build(files engine.SchemaFiles) error {
 	if err := a.Auth.EnsureAdminFromEnv(ctx); err != nil {
 		return err
 	}
-	if a.Upload, err = upload.New(ctx, a.Store, cfg.Upload); err != nil {
+	ucfg := cfg.Upload
+	ucfg.Log = a.log
+	if a.Upload, err = upload.New(ctx, a.Store, ucfg); err != nil {
 		return err
 	}
 	eng.UseMedia(a.Upload)

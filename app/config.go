@@ -106,6 +106,10 @@ type pluginsConfig struct {
 			// against the type sniffed from an upload's bytes.
 			AllowedTypes []string `json:"allowedTypes"`
 			DeniedTypes  []string `json:"deniedTypes"`
+			// Provider keeps the bytes: "local" (default) or "aws-s3",
+			// with Strapi's providerOptions.
+			Provider        string          `json:"provider"`
+			ProviderOptions json.RawMessage `json:"providerOptions"`
 		} `json:"config"`
 	} `json:"upload"`
 }
@@ -285,6 +289,9 @@ func (c *Config) readPlugins(dir string) error {
 			return fmt.Errorf("config/plugins.json: upload.config: %q is not a MIME type pattern (type/subtype, type/* or *)", t)
 		}
 	}
+	if err := c.readUploadProvider(uc.Provider, uc.ProviderOptions); err != nil {
+		return fmt.Errorf("config/plugins.json: upload.config.%w", err)
+	}
 	if c.Engine.DefaultLocale == "" && len(c.Engine.Locales) > 0 {
 		c.Engine.DefaultLocale = c.Engine.Locales[0]
 	}
@@ -336,6 +343,31 @@ func (c *Config) readPlugins(dir string) error {
 	if c.Auth.AdminJWTExpiresIn, err = auth.ParseExpiresIn(a.Auth.Options.ExpiresIn); err != nil {
 		return fmt.Errorf("config/admin.json: auth.options.%w", err)
 	}
+	return nil
+}
+
+// readUploadProvider checks the upload provider and reads its options:
+// an unknown provider, or options it cannot use, stop the start.
+func (c *Config) readUploadProvider(name string, options json.RawMessage) error {
+	p, err := upload.ProviderName(name)
+	if err != nil {
+		return fmt.Errorf("provider: %w", err)
+	}
+	c.Upload.Provider = p
+	if p != upload.ProviderS3 {
+		return nil
+	}
+	if len(options) == 0 {
+		return fmt.Errorf("providerOptions: the aws-s3 provider needs providerOptions.s3Options.params.Bucket")
+	}
+	var s3 upload.S3Config
+	if err := json.Unmarshal(options, &s3); err != nil {
+		return fmt.Errorf("providerOptions: %w", err)
+	}
+	if err := s3.Check(); err != nil {
+		return err
+	}
+	c.Upload.S3 = s3
 	return nil
 }
 

@@ -167,3 +167,45 @@ func TestCheckProject(t *testing.T) {
 		t.Fatal("a missing folder was created")
 	}
 }
+
+// TestUploadProviderConfig: upload.config.provider and providerOptions as
+// Strapi's aws-s3 provider reads them; an unknown provider, or options the
+// provider cannot use, stop the start with a message naming them.
+func TestUploadProviderConfig(t *testing.T) {
+	noenv := func(string) string { return "" }
+	for _, tc := range []struct{ name, body, err string }{
+		{"local by default", `{}`, ""},
+		{"local", `{"upload":{"config":{"provider":"local"}}}`, ""},
+		{"aws-s3", `{"upload":{"config":{"provider":"aws-s3","providerOptions":{"baseUrl":"https://cdn.example.com","rootPath":"media",
+			"s3Options":{"region":"eu-west-3","forcePathStyle":true,"params":{"Bucket":"site","ACL":"private"}}}}}}`, ""},
+		{"Strapi's package name", `{"upload":{"config":{"provider":"@strapi/provider-upload-aws-s3",
+			"providerOptions":{"s3Options":{"params":{"Bucket":"site"}}}}}}`, ""},
+		{"unknown provider", `{"upload":{"config":{"provider":"cloudinary"}}}`,
+			`config/plugins.json: upload.config.provider: upload provider "cloudinary" is not supported`},
+		{"aws-s3 without options", `{"upload":{"config":{"provider":"aws-s3"}}}`, "needs providerOptions.s3Options.params.Bucket"},
+		{"aws-s3 without a bucket", `{"upload":{"config":{"provider":"aws-s3","providerOptions":{"s3Options":{}}}}}`,
+			"upload.config.providerOptions.s3Options.params.Bucket is required"},
+		{"options of the wrong shape", `{"upload":{"config":{"provider":"aws-s3","providerOptions":{"rootPath":1}}}}`,
+			"upload.config.providerOptions: json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := LoadConfig(writeConfig(t, "plugins.json", tc.body), noenv)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(tc.body, "s3") {
+				if c.Upload.Provider != "aws-s3" || c.Upload.S3.S3Options.Params.Bucket != "site" {
+					t.Fatalf("upload config: %+v", c.Upload)
+				}
+			} else if c.Upload.Provider != "local" {
+				t.Fatalf("provider %q", c.Upload.Provider)
+			}
+		})
+	}
+}

@@ -38,7 +38,10 @@ func (s *Server) uploadRoutes(ec *echo.Echo, g *echo.Group) {
 	g.DELETE("/upload/files/:id", s.fileHandler(upload.ActionDestroy, up.Delete, http.StatusOK))
 	// Files are public by URL, as with Strapi's local provider; the folder
 	// holds generated names only. No file may act as a page of the site.
-	ec.GET("/uploads*", echo.StaticDirectoryHandler(echo.MustSubFS(ec.Filesystem, up.Dir()), !ec.EnablePathUnescapingStaticFiles), inertFiles)
+	// Files kept elsewhere (S3) are read from there: nothing is served.
+	if dir := up.LocalDir(); dir != "" {
+		ec.GET("/uploads*", echo.StaticDirectoryHandler(echo.MustSubFS(ec.Filesystem, dir), !ec.EnablePathUnescapingStaticFiles), inertFiles)
+	}
 }
 
 // inertFiles serves uploads so that none can run script as the API's

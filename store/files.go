@@ -25,9 +25,9 @@ const fileCols = "id, document_id, name, alternative_text, caption, width, heigh
 func (s *Store) CreateFile(ctx context.Context, r *upload.FileRecord) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, "INSERT INTO stratum_files (document_id, name, alternative_text, caption, width, height, "+
-			"formats, hash, ext, mime, size, url, created_at, updated_at) VALUES ("+s.phs(1, 14)+") RETURNING id",
+			"formats, hash, ext, mime, size, url, created_at, updated_at, provider) VALUES ("+s.phs(1, 15)+") RETURNING id",
 			r.DocumentID, r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL,
-			r.CreatedAt, r.UpdatedAt).Scan(&r.ID)
+			r.CreatedAt, r.UpdatedAt, fileProvider(r)).Scan(&r.ID)
 		if err != nil {
 			return err
 		}
@@ -120,8 +120,9 @@ func (s *Store) ReplaceFile(ctx context.Context, r *upload.FileRecord) error {
 		res, err := tx.ExecContext(ctx, "UPDATE stratum_files SET name = "+p(1)+", alternative_text = "+p(2)+", caption = "+p(3)+
 			", width = "+p(4)+", height = "+p(5)+", formats = "+p(6)+", hash = "+p(7)+", ext = "+p(8)+", mime = "+p(9)+
 			", size = "+p(10)+", url = "+p(11)+", updated_at = "+p(12)+
-			", preview_url = NULL, provider = NULL, provider_metadata = NULL WHERE id = "+p(13), // the new bytes are local
-			r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL, r.UpdatedAt, r.ID)
+			", preview_url = NULL, provider_metadata = NULL, provider = "+p(13)+" WHERE id = "+p(14), // what Strapi said of the old bytes goes
+			r.Name, r.AlternativeText, r.Caption, r.Width, r.Height, r.Formats, r.Hash, r.Ext, r.Mime, r.Size, r.URL, r.UpdatedAt,
+			fileProvider(r), r.ID)
 		if err != nil {
 			return err
 		}
@@ -147,6 +148,14 @@ func (s *Store) DeleteFile(ctx context.Context, id int64) error {
 		}
 		return s.emitMedia(ctx, tx, upload.EventMediaDelete, r)
 	})
+}
+
+// fileProvider is the provider column of r: "local" unless said.
+func fileProvider(r *upload.FileRecord) string {
+	if r.Provider == "" {
+		return upload.ProviderLocal
+	}
+	return r.Provider
 }
 
 func scanFile(row interface{ Scan(...any) error }) (*upload.FileRecord, error) {

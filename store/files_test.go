@@ -19,7 +19,7 @@ func TestFileStore(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Millisecond)
 		w, h, formats, alt := 3, 2, `{"thumbnail":{}}`, "alt"
 		a := &upload.FileRecord{DocumentID: "doc-a", Name: "a.png", AlternativeText: &alt, Width: &w, Height: &h,
-			Formats: &formats, Hash: "a_1", Ext: ".png", Mime: "image/png", Size: 12.34, URL: "/uploads/a_1.png", CreatedAt: now, UpdatedAt: now}
+			Formats: &formats, Hash: "a_1", Ext: ".png", Mime: "image/png", Size: 12.34, URL: "https://bucket.example/a_1.png", Provider: "aws-s3", CreatedAt: now, UpdatedAt: now}
 		b := &upload.FileRecord{DocumentID: "doc-b", Name: "b.txt", Hash: "b_1", Ext: ".txt", Mime: "text/plain", Size: 0.01,
 			URL: "/uploads/b_1.txt", CreatedAt: now, UpdatedAt: now}
 		for _, r := range []*upload.FileRecord{a, b} {
@@ -47,7 +47,7 @@ func TestFileStore(t *testing.T) {
 		}
 		rows, err := st.Files(ctx, []int64{b.ID, 999})
 		if err != nil || len(rows) != 1 || rows[0].Caption == nil || *rows[0].Caption != "c" || rows[0].Name != "b.txt" ||
-			rows[0].AlternativeText != nil || rows[0].Width != nil || !rows[0].UpdatedAt.Equal(later) {
+			rows[0].AlternativeText != nil || rows[0].Width != nil || !rows[0].UpdatedAt.Equal(later) || rows[0].Provider != "local" {
 			t.Fatalf("updated: %+v %v", rows, err)
 		}
 		if err := st.DeleteFile(ctx, a.ID); err != nil {

@@ -204,20 +204,7 @@ func rawDB(t testing.TB, dialect, url string) *sql.DB {
 // it is there: migration 2's up_users.tokens_valid_after.
 func withoutLaterMigrations(t testing.TB, d schemaDesc) {
 	t.Helper()
-	cols := strings.Split(d.columns["up_users"], "; ")
-	kept := cols[:0]
-	found := false
-	for _, c := range cols {
-		if strings.HasPrefix(c, "tokens_valid_after ") {
-			found = true
-			continue
-		}
-		kept = append(kept, c)
-	}
-	if !found {
-		t.Fatalf("migration 2 did not add up_users.tokens_valid_after: %s", d.columns["up_users"])
-	}
-	d.columns["up_users"] = strings.Join(kept, "; ")
+	withoutColumn(t, d, 2, "up_users", "tokens_valid_after")
 	// Migration 3 adds the webhook tables.
 	for _, tbl := range []string{"stratum_webhooks", "stratum_events", "stratum_deliveries"} {
 		if _, ok := d.columns[tbl]; !ok {
@@ -226,22 +213,28 @@ func withoutLaterMigrations(t testing.TB, d schemaDesc) {
 		delete(d.columns, tbl)
 		delete(d.indexes, tbl)
 	}
-	// Migration 4 adds four columns to stratum_files.
-	cols = strings.Split(d.columns["stratum_files"], "; ")
-	kept = cols[:0]
-	added := 0
+	for _, c := range []string{"focal_point", "preview_url", "provider", "provider_metadata"} {
+		withoutColumn(t, d, 4, "stratum_files", c)
+	}
+}
+
+// withoutColumn removes a column a migration added from a description.
+func withoutColumn(t testing.TB, d schemaDesc, migration int, table, column string) {
+	t.Helper()
+	cols := strings.Split(d.columns[table], "; ")
+	kept := cols[:0]
+	found := false
 	for _, c := range cols {
-		switch strings.SplitN(c, " ", 2)[0] {
-		case "focal_point", "preview_url", "provider", "provider_metadata":
-			added++
+		if strings.HasPrefix(c, column+" ") {
+			found = true
 			continue
 		}
 		kept = append(kept, c)
 	}
-	if added != 4 {
-		t.Fatalf("migration 4 did not add the four columns of stratum_files: %s", d.columns["stratum_files"])
+	if !found {
+		t.Fatalf("migration %d did not add %s.%s: %s", migration, table, column, d.columns[table])
 	}
-	d.columns["stratum_files"] = strings.Join(kept, "; ")
+	d.columns[table] = strings.Join(kept, "; ")
 }
 
 // schemaDesc is the shape of a database's tables: columns (name, type,

@@ -1,15 +1,18 @@
 // Package upload is the media library: files uploaded through
-// /api/upload, kept on the local disk (public/uploads) and described in a
-// table, with Strapi's thumbnail and responsive formats for images.
+// /api/upload, kept by a provider (the local disk, public/uploads, or an
+// S3 bucket) and described in a table, with Strapi's thumbnail and
+// responsive formats for images.
 package upload
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"os"
-	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/stratum-cms/stratum/errs"
@@ -120,6 +123,14 @@ func (r *FileRecord) View() *File {
 	return f
 }
 
+// provider is the record's provider, "local" for rows older than providers.
+func (r *FileRecord) provider() string {
+	if r.Provider == "" {
+		return ProviderLocal
+	}
+	return r.Provider
+}
+
 // Config tunes the media library.
 type Config struct {
 	// Dir is where files are written (<project>/public/uploads).
@@ -137,17 +148,26 @@ type Config struct {
 	// DeniedTypes are refused; both are checked against the type sniffed
 	// from the bytes and take "image/png", "image/*" or "*".
 	AllowedTypes, DeniedTypes []string
+	// Provider keeps the bytes: "local" (the default: Dir, served under
+	// /uploads) or "aws-s3" (the bucket of S3).
+	Provider string
+	S3       S3Config
+	// Log receives what fails after the answer is decided (an object
+	// that could not be removed); nil discards it.
+	Log *slog.Logger
 }
 
-// Service is the media library over a database and a folder.
+// Service is the media library over a database and a provider.
 type Service struct {
-	files  FileStore
-	cfg    Config
-	pixels *pixelGate // shared by every upload of this process's service
-	now    func() time.Time
+	files    FileStore
+	cfg      Config
+	provider Provider   // where new files go
+	local    Local      // where files of the local provider are (older rows)
+	pixels   *pixelGate // shared by every upload of this process's service
+	now      func() time.Time
 }
 
-// New makes the folder; files keeps the records.
+// New makes the folder or the S3 client; files keeps the records.
 func New(ctx context.Context, files FileStore, cfg Config) (*Service, error) {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = 50 << 20
@@ -161,17 +181,56 @@ func New(ctx context.Context, files FileStore, cfg Config) (*Service, error) {
 	if cfg.MaxConcurrentPixels < 0 {
 		cfg.MaxConcurrentPixels = math.MaxInt64
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("uploads folder: %w", err)
+	name, err := ProviderName(cfg.Provider)
+	if err != nil {
+		return nil, err
 	}
-	return &Service{files: files, cfg: cfg, pixels: newPixelGate(cfg.MaxConcurrentPixels), now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}, nil
+	s := &Service{files: files, cfg: cfg, local: Local{Dir: cfg.Dir}, pixels: newPixelGate(cfg.MaxConcurrentPixels),
+		now: func() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }}
+	switch name {
+	case ProviderS3:
+		p, err := NewS3(ctx, cfg.S3)
+		if err != nil {
+			return nil, err
+		}
+		s.provider = p
+		// Said at start, not at the first upload; the server may come up
+		// after this node, so it does not stop the start.
+		go func() {
+			if err := p.Check(context.WithoutCancel(ctx)); err != nil {
+				s.log().Warn("uploads will fail until the bucket is reachable", "err", err)
+			}
+		}()
+	default:
+		if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("uploads folder: %w", err)
+		}
+		s.provider = s.local
+	}
+	return s, nil
 }
+
+func (s *Service) log() *slog.Logger {
+	if s.cfg.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.cfg.Log
+}
+
+// Provider is where new files go.
+func (s *Service) Provider() Provider { return s.provider }
 
 // MaxBytes is the size limit of one upload request.
 func (s *Service) MaxBytes() int64 { return s.cfg.MaxBytes }
 
-// Dir is the folder files are served from (/uploads).
-func (s *Service) Dir() string { return s.cfg.Dir }
+// LocalDir is the folder served under /uploads: the local provider's, ""
+// when files go elsewhere (nothing is served from the disk then).
+func (s *Service) LocalDir() string {
+	if s.provider.Name() != ProviderLocal {
+		return ""
+	}
+	return s.cfg.Dir
+}
 
 func notFound() error { return &errs.Error{Kind: errs.KindNotFound, Message: "file.notFound"} }
 
@@ -200,34 +259,71 @@ func (s *Service) Get(ctx context.Context, id int64) (*File, error) {
 	return r.View(), nil
 }
 
-// Delete removes a file, its formats from the disk and its row.
+// Delete removes a file's row, then its bytes and its formats' from its
+// provider (a failure there is logged: the file is gone for the API).
 func (s *Service) Delete(ctx context.Context, id int64) (*File, error) {
-	f, err := s.Get(ctx, id)
+	r, err := s.files.File(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if r == nil {
+		return nil, notFound()
 	}
 	if err := s.files.DeleteFile(ctx, id); err != nil {
 		return nil, err
 	}
-	s.removeBytes(f)
-	return f, nil
+	s.removeFile(ctx, r)
+	return r.View(), nil
 }
 
-// removeBytes removes a file's bytes and its formats' from the disk.
-func (s *Service) removeBytes(f *File) {
-	names := []string{f.Hash + f.Ext}
+// removeFile removes a record's bytes and its formats' from the provider
+// that keeps them.
+func (s *Service) removeFile(ctx context.Context, r *FileRecord) {
+	var p Provider
+	switch r.provider() {
+	case s.provider.Name():
+		p = s.provider
+	case ProviderLocal:
+		p = s.local
+	default:
+		s.log().Warn("upload: the file's bytes are kept by another provider than the configured one: not removed",
+			"file", r.ID, "provider", r.provider())
+		return
+	}
+	objects := []object{{key: r.Hash + r.Ext}}
 	var formats map[string]struct {
 		Hash string `json:"hash"`
 		Ext  string `json:"ext"`
 	}
-	if json.Unmarshal(f.Formats, &formats) == nil {
+	if r.Formats != nil && json.Unmarshal([]byte(*r.Formats), &formats) == nil {
 		for _, v := range formats {
-			names = append(names, v.Hash+v.Ext)
+			objects = append(objects, object{key: v.Hash + v.Ext})
 		}
 	}
-	for _, n := range names {
-		_ = os.Remove(filepath.Join(s.cfg.Dir, filepath.Base(n)))
+	s.removeKeys(ctx, p, objects)
+}
+
+// removeKeys removes objects from p, even when ctx has ended (the
+// request's: its client may have gone), and logs what fails.
+func (s *Service) removeKeys(ctx context.Context, p Provider, objects []object) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s3Timeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, putConcurrency)
+	for _, o := range objects {
+		if o.key == "" || strings.ContainsAny(o.key, "/\\") {
+			continue // never a path out of the provider's place
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := p.Delete(ctx, o.key); err != nil {
+				s.log().Error("upload: removing a stored object failed", "provider", p.Name(), "key", o.key, "err", err)
+			}
+		}()
 	}
+	wg.Wait()
 }
 
 // Files returns the API JSON of files by id, for media attributes (the

@@ -3,14 +3,11 @@ package upload
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"image"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 
@@ -142,10 +139,18 @@ func (s *Service) targets(w, h int) []target {
 	return out
 }
 
-// image decodes an image whose header imageConfig checked and writes its
-// formats, holding the image's pixels in the gate meanwhile. errNotImage
-// when the body does not decode.
-func (s *Service) image(ctx context.Context, body []byte, cfg image.Config, name, hash, ext, mime string) (*string, []string, error) {
+// object is bytes to put under a key.
+type object struct {
+	key  string
+	body []byte
+	mime string
+}
+
+// image decodes an image whose header imageConfig checked and encodes its
+// formats, holding the image's pixels in the gate meanwhile (the bytes
+// are put after, without the gate). The formats' URLs are set once they
+// are put. errNotImage when the body does not decode.
+func (s *Service) image(ctx context.Context, body []byte, cfg image.Config, name, hash, ext, mime string) (map[string]*format, []object, error) {
 	release, err := s.pixels.acquire(ctx, int64(cfg.Width)*int64(cfg.Height))
 	if err != nil {
 		return nil, nil, err
@@ -160,8 +165,8 @@ func (s *Service) image(ctx context.Context, body []byte, cfg image.Config, name
 	if err != nil || len(targets) == 0 {
 		return nil, nil, err
 	}
-	out := map[string]format{}
-	var files []string
+	out := map[string]*format{}
+	var objects []object
 	for _, t := range targets {
 		dst := image.NewRGBA(image.Rect(0, 0, t.w, t.h))
 		draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
@@ -176,22 +181,14 @@ func (s *Service) image(ctx context.Context, body []byte, cfg image.Config, name
 			err = png.Encode(&buf, dst)
 		}
 		if err != nil {
-			return nil, files, err
+			return nil, nil, err
 		}
 		fhash := t.key + "_" + hash
-		if err := os.WriteFile(filepath.Join(s.cfg.Dir, fhash+ext), buf.Bytes(), 0o644); err != nil {
-			return nil, files, err
-		}
-		files = append(files, fhash+ext)
-		out[t.key] = format{Name: t.key + "_" + name, Hash: fhash, Ext: ext, Mime: mime, Width: t.w, Height: t.h,
-			Size: kb(buf.Len()), SizeInBytes: buf.Len(), URL: "/uploads/" + fhash + ext}
+		objects = append(objects, object{key: fhash + ext, body: buf.Bytes(), mime: mime})
+		out[t.key] = &format{Name: t.key + "_" + name, Hash: fhash, Ext: ext, Mime: mime, Width: t.w, Height: t.h,
+			Size: kb(buf.Len()), SizeInBytes: buf.Len()}
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, files, err
-	}
-	str := string(b)
-	return &str, files, nil
+	return out, objects, nil
 }
 
 // decodeReduced decodes body, the one full-size copy of the image, and

@@ -5,16 +5,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"math"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/ids"
+	"golang.org/x/sync/errgroup"
 )
 
 // FileInfo is what a client may say about a file it uploads.
@@ -46,9 +46,12 @@ func (s *Service) Save(ctx context.Context, filename string, body []byte, info F
 // /api/upload?id= with a file): same id and documentId, a new hash, URL
 // and formats; the old bytes go once the row says so.
 func (s *Service) Replace(ctx context.Context, id int64, filename string, body []byte, info FileInfo) (*File, error) {
-	old, err := s.Get(ctx, id)
+	old, err := s.files.File(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if old == nil {
+		return nil, notFound()
 	}
 	if info.AlternativeText == nil {
 		info.AlternativeText = old.AlternativeText
@@ -60,20 +63,18 @@ func (s *Service) Replace(ctx context.Context, id int64, filename string, body [
 	if err != nil {
 		return nil, err
 	}
-	r.ID, r.DocumentID = old.ID, old.DocumentID
-	if t, err := time.Parse(time.RFC3339Nano, old.CreatedAt); err == nil {
-		r.CreatedAt = t
-	}
+	r.ID, r.DocumentID, r.CreatedAt = old.ID, old.DocumentID, old.CreatedAt
 	if err := s.files.ReplaceFile(ctx, r); err != nil {
 		cleanup()
 		return nil, err
 	}
-	s.removeBytes(old)
+	s.removeFile(ctx, old)
 	return r.View(), nil
 }
 
-// store checks and writes a file's bytes and formats and returns its
-// record (without ids) and how to remove what it wrote.
+// store checks a file, makes its formats, puts the bytes with the
+// provider and returns its record (without ids) and how to remove what it
+// put. Nothing is left behind when it fails.
 func (s *Service) store(ctx context.Context, filename string, body []byte, info FileInfo) (*FileRecord, func(), error) {
 	if len(body) == 0 {
 		return nil, nil, errs.Errorf(errs.KindValidation, "File %q is empty", filename)
@@ -99,28 +100,71 @@ func (s *Service) store(ctx context.Context, filename string, body []byte, info 
 	hash := slug(strings.TrimSuffix(name, filepath.Ext(name))) + "_" + randomHex(5)
 	r := &FileRecord{Name: name, AlternativeText: info.AlternativeText,
 		Caption: info.Caption, Hash: hash, Ext: ext, Mime: mime, Size: kb(len(body)),
-		URL: "/uploads/" + hash + ext, CreatedAt: s.now(), UpdatedAt: s.now()}
-	written := []string{hash + ext}
-	cleanup := func() {
-		for _, n := range written {
-			_ = os.Remove(filepath.Join(s.cfg.Dir, n))
-		}
-	}
-	if err := os.WriteFile(filepath.Join(s.cfg.Dir, hash+ext), body, 0o644); err != nil {
-		return nil, nil, err
-	}
+		Provider: s.provider.Name(), CreatedAt: s.now(), UpdatedAt: s.now()}
+	objects := []object{{key: hash + ext, body: body, mime: mime}}
+	var formats map[string]*format
 	if imgErr == nil {
-		formats, files, err := s.image(ctx, body, imgCfg, name, hash, ext, mime)
-		written = append(written, files...)
+		f, fobjs, err := s.image(ctx, body, imgCfg, name, hash, ext, mime)
 		switch {
 		case err == nil:
-			r.Width, r.Height, r.Formats = &imgCfg.Width, &imgCfg.Height, formats
+			r.Width, r.Height, formats = &imgCfg.Width, &imgCfg.Height, f
+			objects = append(objects, fobjs...)
 		case err != errNotImage: // a body that does not decode is kept as a plain file
-			cleanup()
 			return nil, nil, err
 		}
 	}
+	urls, err := s.putAll(ctx, objects)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.URL = urls[0]
+	for i, o := range objects[1:] {
+		for _, f := range formats {
+			if f.Hash+f.Ext == o.key {
+				f.URL = urls[i+1]
+			}
+		}
+	}
+	// The cleanup keeps the keys, not the bytes.
+	keys := make([]object, len(objects))
+	for i, o := range objects {
+		keys[i] = object{key: o.key}
+	}
+	cleanup := func() { s.removeKeys(ctx, s.provider, keys) }
+	if formats != nil {
+		b, err := json.Marshal(formats)
+		if err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		str := string(b)
+		r.Formats = &str
+	}
 	return r, cleanup, nil
+}
+
+// putConcurrency is how many objects of one upload are put at once.
+const putConcurrency = 4
+
+// putAll puts a file's objects (the original and its formats) at once and
+// returns their URLs in order. When one fails, those put are removed.
+func (s *Service) putAll(ctx context.Context, objects []object) ([]string, error) {
+	urls := make([]string, len(objects))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(putConcurrency)
+	for i, o := range objects {
+		g.Go(func() error {
+			u, err := s.provider.Put(gctx, o.key, o.body, o.mime)
+			urls[i] = u
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		s.removeKeys(ctx, s.provider, objects)
+		s.log().Error("upload: storing a file failed", "provider", s.provider.Name(), "err", err)
+		return nil, &errs.Error{Kind: errs.KindInternal, Message: "The file could not be stored"}
+	}
+	return urls, nil
 }
 
 // Update changes what is said about a file (Strapi's POST /api/upload?id=).

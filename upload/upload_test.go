@@ -34,6 +34,8 @@ type memFiles struct {
 	rows      map[int64]upload.FileRecord
 	next      int64
 	failWrite error
+	// failReplace, when set, is what ReplaceFile answers.
+	failReplace error
 }
 
 func (m *memFiles) CreateFile(_ context.Context, r *upload.FileRecord) error {
@@ -101,6 +103,9 @@ func (m *memFiles) UpdateFile(_ context.Context, id int64, u upload.FileUpdate) 
 func (m *memFiles) ReplaceFile(_ context.Context, r *upload.FileRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.failReplace != nil {
+		return m.failReplace
+	}
 	if _, ok := m.rows[r.ID]; !ok {
 		return errors.New("no such file")
 	}

@@ -103,8 +103,14 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 				acfg.Env = "development"
 			}
 			c.Auth = acfg
+			// The project's provider (plugins.json) stays unless the
+			// test names one.
+			provider, s3 := c.Upload.Provider, c.Upload.S3
 			c.Upload = o.Upload
 			c.Upload.Dir = uploads
+			if c.Upload.Provider == "" {
+				c.Upload.Provider, c.Upload.S3 = provider, s3
+			}
 			if o.Tune != nil {
 				o.Tune(c)
 			}
