@@ -173,7 +173,7 @@ func (b *builder) fields(typeName string, base func() gql.Fields) gql.FieldsThun
 func (b *builder) component(c *models.Component) {
 	t := &compTypes{c: c, name: ComponentName(c)}
 	b.comps[c.UID] = t
-	t.obj = gql.NewObject(gql.ObjectConfig{Name: t.name, Fields: b.fields(t.name, func() gql.Fields {
+	t.obj = gql.NewObject(gql.ObjectConfig{Name: t.name, Description: c.Info.Description, Fields: b.fields(t.name, func() gql.Fields {
 		f := gql.Fields{"id": &gql.Field{Type: gql.NewNonNull(gql.ID), Resolve: func(p gql.ResolveParams) (any, error) {
 			return rawToID(p.Source.(*compValue).m["id"]), nil
 		}}}
@@ -199,7 +199,7 @@ func (b *builder) component(c *models.Component) {
 func (b *builder) contentType(ct *models.ContentType) {
 	t := &ctTypes{ct: ct, name: TypeName(ct)}
 	b.types[ct.UID], b.byName[t.name] = t, t
-	t.attrs = gql.NewObject(gql.ObjectConfig{Name: t.name, Fields: b.fields(t.name, func() gql.Fields {
+	t.attrs = gql.NewObject(gql.ObjectConfig{Name: t.name, Description: ct.Info.Description, Fields: b.fields(t.name, func() gql.Fields {
 		f := gql.Fields{}
 		for _, a := range ct.Attributes {
 			if fd := b.outputField(ct.UID, t.name, a); fd != nil {
