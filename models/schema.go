@@ -2,6 +2,7 @@ package models
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -92,6 +93,20 @@ func Build(types []*ContentType, components []*Component) (*Schema, error) {
 		}
 		s.components[c.UID] = c
 		s.Components = append(s.Components, c)
+	}
+	uids := map[string]bool{}
+	for _, t := range types {
+		uids[t.UID] = true
+	}
+	for _, t := range types {
+		if attrs, w := withoutPluginRelations(t.Attributes, t.Warnings, uids); len(attrs) < len(t.Attributes) {
+			t.Attributes, t.Warnings, t.byName = attrs, w, indexAttrs(attrs)
+		}
+	}
+	for _, c := range s.Components {
+		if attrs, w := withoutPluginRelations(c.Attributes, c.Warnings, uids); len(attrs) < len(c.Attributes) {
+			c.Attributes, c.Warnings, c.byName = attrs, w, indexAttrs(attrs)
+		}
 	}
 	tables := map[string]string{}
 	for _, t := range types {
@@ -396,4 +411,27 @@ var systemTables = map[string]bool{"up_users": true, "up_roles": true, "up_permi
 func IsReservedTable(name string) bool {
 	n := strings.ToLower(name)
 	return systemTables[n] || strings.HasPrefix(n, "stratum_") || strings.HasPrefix(n, "sqlite_") || strings.HasPrefix(n, "pg_")
+}
+
+// pluginTargets are the uids of Strapi's own types (users, roles, files,
+// admin users), which Stratum keeps in its own tables.
+func pluginTarget(uid string) bool {
+	return strings.HasPrefix(uid, "plugin::users-permissions.") || strings.HasPrefix(uid, "plugin::upload.") ||
+		strings.HasPrefix(uid, "plugin::i18n.") || strings.HasPrefix(uid, "admin::")
+}
+
+// withoutPluginRelations leaves out, with a warning, the relations to
+// Strapi's own types that the schema does not define: Stratum does not
+// serve them yet, and a project that has one still starts (every other
+// attribute served) rather than being refused.
+func withoutPluginRelations(attrs []*Attribute, warnings []string, uids map[string]bool) ([]*Attribute, []string) {
+	out := attrs[:0:0]
+	for _, a := range attrs {
+		if a.Type == TypeRelation && pluginTarget(a.Target) && !uids[a.Target] {
+			warnings = append(warnings, fmt.Sprintf("attribute %q: relations to %s are not served yet: the attribute is left out", a.Name, a.Target))
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, warnings
 }

@@ -143,3 +143,40 @@ func TestInvalidJSONPosition(t *testing.T) {
 		}
 	}
 }
+
+// A relation to one of Strapi's own types (users, files, admin users)
+// does not stop a project: the attribute is left out with a warning, the
+// rest of the type is served; an unknown api:: target is still refused.
+func TestPluginRelationsLeftOut(t *testing.T) {
+	c := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"title":{"type":"string"},
+		"owner":{"type":"relation","relation":"manyToOne","target":"plugin::users-permissions.user"},
+		"editors":{"type":"relation","relation":"oneToMany","target":"admin::user"},
+		"doc":{"type":"relation","relation":"oneToOne","target":"plugin::upload.file"}}}`)
+	comp, err := ParseComponent("shared.byline", "shared", "src/components/shared/byline.json",
+		[]byte(`{"collectionName":"components_shared_bylines","info":{"displayName":"byline"},"attributes":{"name":{"type":"string"},"user":{"type":"relation","relation":"oneToOne","target":"plugin::users-permissions.user"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Build([]*ContentType{c}, []*Component{comp})
+	if err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	got := s.Type("api::thing.thing")
+	if got.Attr("title") == nil || got.Attr("owner") != nil || got.Attr("editors") != nil || got.Attr("doc") != nil || len(got.Attributes) != 1 {
+		t.Errorf("attributes: %v", got.Attributes)
+	}
+	if len(got.Warnings) != 3 || !strings.Contains(got.Warnings[0], "plugin::users-permissions.user") {
+		t.Errorf("warnings: %v", got.Warnings)
+	}
+	if cc := s.Component("shared.byline"); cc.Attr("user") != nil || cc.Attr("name") == nil || len(cc.Warnings) != 1 {
+		t.Errorf("component: %v %v", cc.Attributes, cc.Warnings)
+	}
+	// Built again (the next snapshot): the same, no second warning.
+	if _, err := Build([]*ContentType{c}, []*Component{comp}); err != nil || len(c.Warnings) != 3 {
+		t.Errorf("rebuild: %v %v", err, c.Warnings)
+	}
+	bad := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"r":{"type":"relation","relation":"manyToOne","target":"api::nope.nope"}}}`)
+	if _, err := Build([]*ContentType{bad}, nil); err == nil {
+		t.Error("an unknown api:: target was accepted")
+	}
+}
