@@ -34,6 +34,7 @@ func (s *Server) adminRoutes(ec *echo.Echo) {
 	g.DELETE("/users-permissions/roles/:id", s.deleteRole)
 
 	g.POST("/content-manager/:uid/:documentId/actions/:action", s.documentAction)
+	s.contentManagerRoutes(g)
 
 	s.adminTypeRoutes(g)
 	if s.cfg.Webhooks != nil {

@@ -5,8 +5,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/upload"
 )
 
 // POST /admin/content-manager/:uid/:documentId/actions/publish|unpublish|discard-draft[?locale=]
@@ -36,4 +38,56 @@ func (s *Server) documentAction(c echo.Context) error {
 		return err
 	}
 	return writeDoc(c, http.StatusOK, doc)
+}
+
+// contentManagerRoutes serve the admin's documents, by type uid, with the
+// content API's handlers, query string and answers, as an admin (who may do
+// everything):
+//
+//	GET|POST /admin/content-manager/collection-types/:uid
+//	GET|PUT|DELETE /admin/content-manager/collection-types/:uid/:documentId
+//	GET|PUT|DELETE /admin/content-manager/single-types/:uid
+//	GET /admin/i18n/locales, GET /admin/upload/files, GET|DELETE /admin/upload/files/:id, POST /admin/upload
+func (s *Server) contentManagerRoutes(g *echo.Group) {
+	cm := g.Group("/content-manager", s.asAdminPrincipal, s.limitQuery)
+	cm.GET("/collection-types/:uid", s.adminList(false))
+	cm.POST("/collection-types/:uid", s.create)
+	cm.GET("/collection-types/:uid/:documentId", s.findOne)
+	cm.PUT("/collection-types/:uid/:documentId", s.update)
+	cm.DELETE("/collection-types/:uid/:documentId", s.delete)
+	cm.GET("/single-types/:uid", s.adminList(true))
+	cm.PUT("/single-types/:uid", s.putSingle)
+	cm.DELETE("/single-types/:uid", s.deleteSingle)
+	g.GET("/i18n/locales", s.listLocales, s.asAdminPrincipal)
+	if s.cfg.Uploads != nil {
+		up := g.Group("/upload", s.asAdminPrincipal, s.limitQuery)
+		up.POST("", s.uploadFiles)
+		up.GET("/files", s.listFiles)
+		up.GET("/files/:id", s.fileHandler(upload.ActionFindOne, s.cfg.Uploads.Get, http.StatusOK))
+		up.DELETE("/files/:id", s.fileHandler(upload.ActionDestroy, s.cfg.Uploads.Delete, http.StatusOK))
+	}
+}
+
+// asAdminPrincipal lets an admin (already checked by requireAdmin) act on
+// the content handlers with every permission.
+func (s *Server) asAdminPrincipal(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Set(principalKey, auth.AdminPrincipal())
+		return next(c)
+	}
+}
+
+// adminList is GET of a collection type's list or a single type's
+// document; the route's kind must match the type's.
+func (s *Server) adminList(single bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		col, err := s.collection(c)
+		if err != nil {
+			return err
+		}
+		if col.Type.IsSingle() != single {
+			return errs.NotFound()
+		}
+		return s.list(c)
+	}
 }
