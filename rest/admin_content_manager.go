@@ -16,7 +16,7 @@ import (
 // checks publishing must pass), remove the published version, or reset the
 // draft to the published version. Answers {data: document, meta: {}}.
 func (s *Server) documentAction(c echo.Context) error {
-	col, ok := s.engine.CollectionByUID(c.Param("uid"))
+	col, ok := s.engine.CollectionByUID(uidParam(c))
 	if !ok {
 		return errs.NotFound()
 	}

@@ -18,7 +18,7 @@ import (
 // collection resolves :name to a content-type of the current snapshot.
 // On the admin API's content manager the type is named by its uid (:uid).
 func (s *Server) collection(c echo.Context) (engine.Collection, error) {
-	if uid := c.Param("uid"); uid != "" {
+	if uid := uidParam(c); uid != "" {
 		col, ok := s.engine.CollectionByUID(uid)
 		if !ok {
 			return col, errs.NotFound()
