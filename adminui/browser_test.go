@@ -189,8 +189,9 @@ func (p *tab) shot(name string) {
 	if dir == "" {
 		return
 	}
-	time.Sleep(150 * time.Millisecond) // let toasts and images settle
-	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(90))
+	p.js(`document.querySelectorAll('.toast').forEach(t => t.remove()); return 1`)
+	time.Sleep(150 * time.Millisecond) // let images settle
+	buf, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestPanelFlows(t *testing.T) {
 			t.Errorf("JWT in URL: %s", u)
 		}
 		for _, n := range []string{"Content Manager", "Content-Type Builder", "Media Library", "API Tokens", "Roles", "Webhooks"} {
-			p.wait(`[...document.querySelectorAll('nav a')].some(a => a.textContent === `+fmt.Sprintf("%q", n)+`)`, "the nav link "+n)
+			p.wait(`[...document.querySelectorAll('#nav a')].some(a => a.textContent === `+fmt.Sprintf("%q", n)+`)`, "the nav link "+n)
 		}
 
 		// Log out, log in again with the keyboard (Enter submits).
@@ -325,6 +326,7 @@ func TestPanelFlows(t *testing.T) {
 		p.click("Save")
 		p.waitText("Saved")
 		p.wait(`/collection-types\/api::article.article\/[a-z0-9]{24}$/.test(location.pathname)`, "the document's page")
+		p.wait(`document.querySelector('.badge.draft')`, "the draft status of a saved document")
 		p.shot("edit-view")
 		p.click("Publish")
 		p.waitText("Published")
@@ -332,6 +334,9 @@ func TestPanelFlows(t *testing.T) {
 		p.click("← Back to Article")
 		p.waitText("Hello Stratum")
 		p.wait(`document.querySelector('td .badge.published')`, "the published badge in the list")
+		if n := p.js(`return document.querySelectorAll('tbody tr').length`); n != "1" {
+			t.Errorf("the list has %s rows, want the one document (a refused publish must not create a second)", n)
+		}
 		p.shot("content-manager")
 
 		// Settings: an API token, shown once, that reads /api.
@@ -375,9 +380,9 @@ func TestPanelFlows(t *testing.T) {
 		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
 		p.open("/admin/content-manager/collection-types/api::article.article")
 		p.waitText("Hello Stratum")
-		p.wait(`!__vis(document.querySelector('nav'))`, "the navigation folded away")
+		p.wait(`!__vis(document.getElementById('nav'))`, "the navigation folded away")
 		p.click("Menu")
-		p.wait(`__vis(document.querySelector('nav'))`, "the navigation opened")
+		p.wait(`__vis(document.getElementById('nav'))`, "the navigation opened")
 		p.click("Menu")
 		p.shot("phone")
 	})

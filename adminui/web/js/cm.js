@@ -110,16 +110,15 @@ async function listView(main, s, t, params) {
     if (!p) return ['draft', 'Draft'];
     return p.updatedAt && d.updatedAt && d.updatedAt > p.updatedAt ? ['modified', 'Modified'] : ['published', 'Published'];
   };
-  const table = h('table', null,
-    h('caption', {class: 'sr'}, `${displayName(t)} entries`),
-    h('thead', null, h('tr', null, cols.map(th), th('updatedAt'), dp ? h('th', {scope: 'col'}, 'Status') : null, h('th', {scope: 'col', class: 'actions'}, h('span', {class: 'sr'}, 'Actions')))),
+  const table = h('table', {'aria-label': `${displayName(t)} entries`},
+    h('thead', null, h('tr', null, cols.map(th), th('updatedAt'), dp ? h('th', {scope: 'col'}, 'Status') : null, h('th', {scope: 'col', class: 'act'}, h('span', {class: 'sr'}, 'Actions')))),
     h('tbody', null, docs.length ? docs.map(d => {
       const href = link(t) + '/' + d.documentId + (locale ? '?locale=' + encodeURIComponent(locale) : '');
       const [cls, lbl] = statusOf(d);
       return h('tr', null, cols.map((c, i) => h('td', null, i === 1 ? h('a', {href}, cell(d[c], attrs[c])) : cell(d[c], attrs[c]))),
         h('td', null, fmtDate(d.updatedAt)),
         dp ? h('td', null, h('span', {class: 'badge ' + cls}, lbl)) : null,
-        h('td', {class: 'actions'}, h('a', {href, 'aria-label': `Edit ${d[mainField(t)] ?? d.documentId}`}, 'Edit')));
+        h('td', {class: 'act'}, h('a', {href, 'aria-label': `Edit ${d[mainField(t)] ?? d.documentId}`}, 'Edit')));
     }) : h('tr', null, h('td', {colspan: cols.length + 3, class: 'muted'}, 'No entry found.'))));
   const pager = h('div', {class: 'pager'},
     h('span', {class: 'muted'}, `${pg.total} entries · page ${pg.page} of ${Math.max(1, pg.pageCount)}`),
@@ -150,7 +149,7 @@ async function editView(main, s, t, documentId, params) {
   const populate = populateOf(s, attrs);
   const readQ = {populate: Object.keys(populate).length ? populate : undefined, status: dp ? 'draft' : undefined, locale: locale || undefined};
   let doc = null, pub = null;
-  const url = single ? base(t) : documentId ? base(t) + '/' + encodeURIComponent(documentId) : null;
+  let url = single ? base(t) : documentId ? base(t) + '/' + encodeURIComponent(documentId) : null;
   if (url) {
     try { doc = (await get(url + qs(readQ))).data; } catch (e) { if (e.status !== 404) throw e; }
     if (doc && dp) {
@@ -182,22 +181,32 @@ async function editView(main, s, t, documentId, params) {
     (first && first.querySelector('input,textarea,select,button') || errorBox).focus?.();
   };
   const lq = locale ? '?locale=' + encodeURIComponent(locale) : '';
+  // Writes keep to the draft (the content API publishes a write unless
+  // told status=draft): Publish is its own action.
+  const wq = dp ? (lq ? lq + '&' : '?') + 'status=draft' : lq;
   async function save(andPublish) {
     errorBox.textContent = '';
     const data = toPayload(s, attrs, st);
+    let saved;
     try {
-      let saved;
-      if (single) saved = (await put(base(t) + lq, {data})).data;
-      else if (doc) saved = (await put(url + lq, {data})).data;
-      else saved = (await post(base(t) + lq, {data})).data;
-      if (andPublish) {
+      if (single) saved = (await put(base(t) + wq, {data})).data;
+      else if (doc) saved = (await put(url + wq, {data})).data;
+      else saved = (await post(base(t) + wq, {data})).data;
+    } catch (e) { showErrors(e); return; }
+    dirty = false;
+    if (!doc && !single) {
+      // Created: from now on this page edits that document.
+      doc = saved;
+      url = base(t) + '/' + encodeURIComponent(saved.documentId);
+      history.replaceState(null, '', link(t) + '/' + saved.documentId + lq);
+    }
+    if (andPublish) {
+      try {
         await post(`/admin/content-manager/${encodeURIComponent(t.uid)}/${encodeURIComponent(saved.documentId)}/actions/publish${lq}`);
-        toast('Published');
-      } else toast('Saved');
-      dirty = false;
-      if (!doc && !single) navigate(link(t) + '/' + saved.documentId + lq, true);
-      else navigate(location.pathname + location.search, true);
-    } catch (e) { showErrors(e); }
+      } catch (e) { showErrors(e); return; }
+      toast('Published');
+    } else toast('Saved');
+    navigate(location.pathname + location.search, true);
   }
   async function action(name, msg) {
     try {

@@ -24,7 +24,7 @@ export async function builder(main, [section, uid]) {
       h('a', {class: 'button secondary', href: '/admin/plugins/content-type-builder/content-types/create-single'}, 'Create new single type'),
       h('a', {class: 'button secondary', href: '/admin/plugins/content-type-builder/components/create'}, 'Create new component')));
   const body = h('div');
-  replace(main, h('div', {class: 'edit'}, body, side));
+  replace(main, h('div', {class: 'ctb'}, side, body));
   if (!uid) {
     replace(body, h('h1', null, 'Content-Type Builder'),
       h('p', {class: 'lead'}, 'Design your content-types and components. A saved change is live at once, on every node: no restart, no rebuild.'));
@@ -93,13 +93,12 @@ function editor(body, s, def) {
       }, {disabled: readOnly})));
   const attrsBox = h('div');
   const drawAttrs = () => {
-    replace(attrsBox, h('div', {class: 'table-wrap'}, h('table', null,
-      h('caption', {class: 'sr'}, 'Fields'),
-      h('thead', null, h('tr', null, h('th', {scope: 'col'}, 'Name'), h('th', {scope: 'col'}, 'Type'), h('th', {scope: 'col'}, 'Options'), h('th', {class: 'actions'}, h('span', {class: 'sr'}, 'Actions')))),
+    replace(attrsBox, h('div', {class: 'table-wrap'}, h('table', {'aria-label': 'Fields'},
+      h('thead', null, h('tr', null, h('th', {scope: 'col'}, 'Name'), h('th', {scope: 'col'}, 'Type'), h('th', {scope: 'col'}, 'Options'), h('th', {class: 'act'}, h('span', {class: 'sr'}, 'Actions')))),
       h('tbody', null, Object.keys(sc.attributes).length ? Object.entries(sc.attributes).map(([n, a]) => h('tr', null,
         h('td', null, n), h('td', null, describe(a)),
         h('td', null, [a.required && 'required', a.unique && 'unique', a.private && 'private'].filter(Boolean).join(', ')),
-        h('td', {class: 'actions'}, readOnly ? '' : [
+        h('td', {class: 'act'}, readOnly ? '' : [
           button('Edit', () => attrDialog(s, def, n, drawAttrs), {class: 'secondary small', 'aria-label': `Edit the field ${n}`}), ' ',
           button('Delete', () => { delete sc.attributes[n]; drawAttrs(); }, {class: 'secondary small', 'aria-label': `Delete the field ${n}`})]))) :
         h('tr', null, h('td', {colspan: 4, class: 'muted'}, 'No field yet.'))))),

@@ -65,9 +65,9 @@ export async function mediaLibrary(main, _, params) {
     ? h('ul', {class: 'media-grid', role: 'list'}, files.map(f => h('li', {class: 'asset'}, preview(f),
       h('div', {class: 'meta'}, h('strong', null, f.name), h('span', null, `${(f.ext || '').replace('.', '').toUpperCase()}${f.width ? ` · ${f.width}×${f.height}` : ''} · ${fmtSize(f.size)}`)), actions(f))))
     : h('div', {class: 'table-wrap'}, h('table', null,
-      h('thead', null, h('tr', null, ['Preview', 'Name', 'Type', 'Size', 'Created'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'actions'}, h('span', {class: 'sr'}, 'Actions')))),
+      h('thead', null, h('tr', null, ['Preview', 'Name', 'Type', 'Size', 'Created'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'act'}, h('span', {class: 'sr'}, 'Actions')))),
       h('tbody', null, files.map(f => h('tr', null, h('td', null, isImage(f) ? h('img', {src: thumb(f), alt: '', width: 48, height: 36}) : ''),
-        h('td', null, f.name), h('td', null, f.mime), h('td', null, fmtSize(f.size)), h('td', null, fmtDate(f.createdAt)), h('td', {class: 'actions'}, actions(f)))))));
+        h('td', null, f.name), h('td', null, f.mime), h('td', null, fmtSize(f.size)), h('td', null, fmtDate(f.createdAt)), h('td', {class: 'act'}, actions(f)))))));
   replace(main, h('div', {class: 'head'}, h('h1', null, 'Media Library'), toggle),
     h('p', {class: 'lead'}, `${files.length} asset${files.length === 1 ? '' : 's'}`), drop, body);
 }
@@ -79,7 +79,7 @@ function editFile(f, done) {
   const fm = formatsOf(f);
   const err = h('p', {class: 'error', role: 'alert'});
   const d = dialog('Details of ' + f.name, [
-    isImage(f) ? h('img', {src: f.url, alt: f.alternativeText || f.name, class: 'big-preview', style: null}) : null,
+    isImage(f) ? h('img', {src: f.url, alt: f.alternativeText || f.name, class: 'big-preview'}) : null,
     h('p', {class: 'muted'}, `${f.mime} · ${fmtSize(f.size)}${f.width ? ` · ${f.width}×${f.height}` : ''} · `, h('a', {href: f.url, target: '_blank', rel: 'noopener'}, 'Open the file')),
     Object.keys(fm).length ? h('p', null, 'Formats: ', Object.entries(fm).map(([k, v], i) => [i ? ', ' : '', h('a', {href: v.url, target: '_blank', rel: 'noopener'}, `${k} (${v.width}×${v.height})`)])) : null,
     field('File name', name), field('Alternative text', alt, {hint: 'Describes the image for people who cannot see it.'}), field('Caption', caption), err],

@@ -46,8 +46,7 @@ export function matrix(schema, set, {plugins = true} = {}) {
     return row;
   });
   return h('div', null,
-    h('div', {class: 'table-wrap'}, h('table', {class: 'matrix'},
-      h('caption', {class: 'sr'}, 'Permissions on content-types'),
+    h('div', {class: 'table-wrap'}, h('table', {class: 'matrix', 'aria-label': 'Permissions on content-types'},
       h('thead', null, h('tr', null, h('th', {scope: 'col'}, 'Content-type'), h('th', {scope: 'col'}, 'All'), TYPE_ACTIONS.map(a => h('th', {scope: 'col'}, a)))),
       h('tbody', null, rows.length ? rows : h('tr', null, h('td', {colspan: 7, class: 'muted'}, 'No content-type yet.'))))),
     plugins ? h('fieldset', null, h('legend', null, 'Plugins'), h('div', {class: 'grid2'},

@@ -13,10 +13,10 @@ export async function roles(main, [id]) {
     h('div', {class: 'head'}, h('h1', null, 'Roles'), h('a', {class: 'button', href: '/admin/settings/users-permissions/roles/create'}, 'Add new role')),
     h('p', {class: 'lead'}, 'What the Public role, authenticated users and custom roles may do on the content API.'),
     h('div', {class: 'table-wrap'}, h('table', null,
-      h('thead', null, h('tr', null, ['Name', 'Description', 'Users'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'actions'}, h('span', {class: 'sr'}, 'Actions')))),
+      h('thead', null, h('tr', null, ['Name', 'Description', 'Users'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'act'}, h('span', {class: 'sr'}, 'Actions')))),
       h('tbody', null, list.map(r => h('tr', null, h('td', null, h('a', {href: '/admin/settings/users-permissions/roles/' + r.id}, r.name)),
         h('td', null, r.description || ''), h('td', null, String(r.nb_users ?? 0)),
-        h('td', {class: 'actions'}, r.type === 'public' || r.type === 'authenticated' ? '' : button('Delete', async () => {
+        h('td', {class: 'act'}, r.type === 'public' || r.type === 'authenticated' ? '' : button('Delete', async () => {
           if (!await confirmDialog('Delete this role?', `Its users move to Authenticated.`, 'Delete')) return;
           try { await del('/admin/users-permissions/roles/' + r.id); toast('Role deleted'); roles(main, []); } catch (e) { toast(e.message, 'error'); }
         }, {class: 'secondary small', 'aria-label': `Delete ${r.name}`}))))))));

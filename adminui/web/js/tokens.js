@@ -17,11 +17,11 @@ export async function apiTokens(main, [id]) {
     h('div', {class: 'head'}, h('h1', null, 'API Tokens'), h('a', {class: 'button', href: '/admin/settings/api-tokens/create'}, 'Create new API Token')),
     h('p', {class: 'lead'}, 'Tokens let a site or a service call the content API (/api) with a type of access.'),
     h('div', {class: 'table-wrap'}, h('table', null,
-      h('thead', null, h('tr', null, ['Name', 'Description', 'Type', 'Created', 'Last used', 'Expires'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'actions'}, h('span', {class: 'sr'}, 'Actions')))),
+      h('thead', null, h('tr', null, ['Name', 'Description', 'Type', 'Created', 'Last used', 'Expires'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'act'}, h('span', {class: 'sr'}, 'Actions')))),
       h('tbody', null, list.length ? list.map(t => h('tr', null,
         h('td', null, h('a', {href: '/admin/settings/api-tokens/' + t.id}, t.name)), h('td', null, t.description || ''), h('td', null, t.type),
         h('td', null, fmtDate(t.createdAt)), h('td', null, t.lastUsedAt ? fmtDate(t.lastUsedAt) : 'Never'), h('td', null, t.expiresAt ? fmtDate(t.expiresAt) : 'Unlimited'),
-        h('td', {class: 'actions'}, button('Revoke', async () => {
+        h('td', {class: 'act'}, button('Revoke', async () => {
           if (!await confirmDialog('Revoke this token?', `Requests with “${t.name}” stop working at once.`, 'Revoke')) return;
           await del('/admin/api-tokens/' + t.id); toast('Token revoked'); apiTokens(main, []);
         }, {class: 'secondary small', 'aria-label': `Revoke ${t.name}`})))) : h('tr', null, h('td', {colspan: 7, class: 'muted'}, 'No API token yet.'))))));

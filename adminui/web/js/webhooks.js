@@ -11,10 +11,10 @@ export async function webhooks(main, [id]) {
   replace(main,
     h('div', {class: 'head'}, h('h1', null, 'Webhooks'), h('a', {class: 'button', href: '/admin/settings/webhooks/create'}, 'Create new webhook')),
     h('div', {class: 'table-wrap'}, h('table', null,
-      h('thead', null, h('tr', null, ['Name', 'URL', 'Events', 'Enabled'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'actions'}, h('span', {class: 'sr'}, 'Actions')))),
+      h('thead', null, h('tr', null, ['Name', 'URL', 'Events', 'Enabled'].map(c => h('th', {scope: 'col'}, c)), h('th', {class: 'act'}, h('span', {class: 'sr'}, 'Actions')))),
       h('tbody', null, list.length ? list.map(w => h('tr', null, h('td', null, h('a', {href: '/admin/settings/webhooks/' + w.id}, w.name)), h('td', null, w.url),
         h('td', null, (w.events || []).join(', ')), h('td', null, w.isEnabled ? 'Yes' : 'No'),
-        h('td', {class: 'actions'}, button('Delete', async () => {
+        h('td', {class: 'act'}, button('Delete', async () => {
           if (!await confirmDialog('Delete this webhook?', w.name, 'Delete')) return;
           await del('/admin/webhooks/' + w.id); toast('Webhook deleted'); webhooks(main, []);
         }, {class: 'secondary small', 'aria-label': `Delete ${w.name}`})))) : h('tr', null, h('td', {colspan: 5, class: 'muted'}, 'No webhook yet.'))))));
