@@ -1,0 +1,128 @@
+package rest_test
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// The admin's content manager: the content API's handlers by type uid, as
+// an admin (every permission, no role needed), drafts included; and the
+// media library under /admin/upload.
+func TestAdminContentManager(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openBlog(t, db, testenv.Options{})
+		admin := bearer(adminJWT(t, e))
+		const col = "/admin/content-manager/collection-types/"
+		// Nobody else: no credentials, a user's JWT, an API token.
+		userJWT, _ := registerUser(t, e, "eve")
+		for _, h := range [][]string{nil, bearer(userJWT)} {
+			if r := e.Do("GET", col+"api::article.article", nil, h...); r.Status != 401 {
+				t.Errorf("GET without an admin (%v): %d %s", h, r.Status, r.Body)
+			}
+		}
+		// Create as a draft, find it among drafts only, publish it.
+		r := e.Do("POST", col+"api::article.article?status=draft", map[string]any{"data": map[string]any{"title": "Draft one"}}, admin...)
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		id, _ := r.Data()["documentId"].(string)
+		if r.Data()["publishedAt"] != nil {
+			t.Errorf("status=draft published: %s", r.Body)
+		}
+		// The uid may come escaped, as encodeURIComponent writes it.
+		for _, path := range []string{col + "api::article.article", col + "api%3A%3Aarticle.article"} {
+			r = e.Do("GET", path+"?status=draft&filters[title][$containsi]=draft&sort=title:asc&pagination[pageSize]=5", nil, admin...)
+			if r.Status != 200 || len(r.List()) != 1 || r.List()[0]["documentId"] != id {
+				t.Fatalf("list drafts %s: %d %s", path, r.Status, r.Body)
+			}
+		}
+		if r = e.Do("GET", col+"api::article.article?status=published&filters[documentId][$eq]="+id, nil, admin...); r.Status != 200 || len(r.List()) != 0 {
+			t.Fatalf("published before publish: %s", r.Body)
+		}
+		if r = e.Do("POST", "/admin/content-manager/api::article.article/"+id+"/actions/publish", nil, admin...); r.Status != 200 {
+			t.Fatalf("publish: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("GET", col+"api::article.article?status=published&filters[documentId][$eq]="+id, nil, admin...); r.Status != 200 || len(r.List()) != 1 {
+			t.Fatalf("published after publish: %s", r.Body)
+		}
+		// Update and read one, with populate.
+		r = e.Do("PUT", col+"api%3A%3Aarticle.article/"+id+"?status=draft", map[string]any{"data": map[string]any{"title": "Draft two"}}, admin...)
+		if r.Status != 200 || r.Data()["title"] != "Draft two" {
+			t.Fatalf("update: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("GET", col+"api::article.article/"+id+"?status=draft&populate=*", nil, admin...); r.Status != 200 || r.Data()["title"] != "Draft two" {
+			t.Fatalf("find one: %d %s", r.Status, r.Body)
+		}
+		// Validation errors name the field.
+		r = e.Do("POST", col+"api::article.article", map[string]any{"data": map[string]any{"title": 12}}, admin...)
+		if r.Status != 400 || r.ErrorName() != "ValidationError" {
+			t.Fatalf("bad title: %d %s", r.Status, r.Body)
+		}
+		// Unknown types, a single type on the collection route and back.
+		for _, c := range []struct{ method, path string }{
+			{"GET", col + "api::nope.nope"},
+			{"GET", col + "api::global.global"},
+			{"GET", "/admin/content-manager/single-types/api::article.article"},
+			{"GET", col + "api::article.article/doesnotexist"},
+		} {
+			if r := e.Do(c.method, c.path, nil, admin...); r.Status != 404 {
+				t.Errorf("%s %s: %d %s", c.method, c.path, r.Status, r.Body)
+			}
+		}
+		// A single type: PUT creates or updates, GET reads, DELETE removes.
+		const single = "/admin/content-manager/single-types/api::global.global"
+		r = e.Do("PUT", single+"?status=draft", map[string]any{"data": map[string]any{"siteName": "Stratum"}}, admin...)
+		if r.Status != 200 {
+			t.Fatalf("put single: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("GET", single+"?status=draft", nil, admin...); r.Status != 200 || r.Data()["siteName"] != "Stratum" {
+			t.Fatalf("get single: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("DELETE", single, nil, admin...); r.Status != 204 {
+			t.Fatalf("delete single: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("DELETE", col+"api::article.article/"+id, nil, admin...); r.Status != 204 {
+			t.Fatalf("delete: %d %s", r.Status, r.Body)
+		}
+		// Locales for the locale switcher.
+		if r = e.Do("GET", "/admin/i18n/locales", nil, admin...); r.Status != 200 {
+			t.Fatalf("locales: %d %s", r.Status, r.Body)
+		}
+
+		// The media library: upload, list, update the information, delete.
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		fw, _ := mw.CreateFormFile("files", "note.txt")
+		_, _ = fw.Write([]byte("hello"))
+		_ = mw.Close()
+		if r = e.Do("POST", "/admin/upload", buf.Bytes(), "Content-Type", mw.FormDataContentType()); r.Status != 401 {
+			t.Fatalf("upload without an admin: %d", r.Status)
+		}
+		r = e.Do("POST", "/admin/upload", buf.Bytes(), append([]string{"Content-Type", mw.FormDataContentType()}, admin...)...)
+		if r.Status != 201 {
+			t.Fatalf("upload: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/admin/upload/files", nil, admin...)
+		if r.Status != http.StatusOK || !bytes.Contains(r.Body, []byte(`"name":"note.txt"`)) {
+			t.Fatalf("files: %d %s", r.Status, r.Body)
+		}
+		buf.Reset()
+		mw = multipart.NewWriter(&buf)
+		_ = mw.WriteField("fileInfo", `{"name":"renamed.txt","alternativeText":"alt","caption":"cap"}`)
+		_ = mw.Close()
+		r = e.Do("POST", "/admin/upload?id=1", buf.Bytes(), append([]string{"Content-Type", mw.FormDataContentType()}, admin...)...)
+		if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"renamed.txt"`)) {
+			t.Fatalf("update info: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("DELETE", "/admin/upload/files/1", nil, admin...); r.Status != 200 {
+			t.Fatalf("delete file: %d %s", r.Status, r.Body)
+		}
+		if r = e.Do("GET", "/admin/upload/files/1", nil, admin...); r.Status != 404 {
+			t.Fatalf("deleted file: %d %s", r.Status, r.Body)
+		}
+	})
+}
