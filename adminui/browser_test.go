@@ -128,7 +128,8 @@ const helpers = `
 var __vis = el => !!(el && (el.offsetWidth || el.offsetHeight || el.getClientRects().length));
 var __ctl = label => {
   const l = [...document.querySelectorAll('label')].find(l => __vis(l) && l.firstChild && l.firstChild.textContent.trim() === label);
-  return l && document.getElementById(l.htmlFor);
+  return l ? document.getElementById(l.htmlFor)
+    : [...document.querySelectorAll('input, select, textarea')].find(c => __vis(c) && c.getAttribute('aria-label') === label);
 };
 var __btn = text => [...document.querySelectorAll('button, a, label.button')].reverse().find(b => __vis(b) && (b.textContent.trim() === text || b.getAttribute('aria-label') === text));
 `
@@ -157,7 +158,7 @@ func (p *tab) fill(label, value string) {
 	p.t.Helper()
 	b, _ := json.Marshal(label)
 	p.wait(`__ctl(`+string(b)+`)`, "the field "+label)
-	id := p.js(`const c = __ctl(` + string(b) + `); c.value = ''; return c.id`)
+	id := p.js(`const c = __ctl(` + string(b) + `); c.value = ''; if (!c.id) c.id = 't-' + Math.random().toString(36).slice(2); return c.id`)
 	p.do(chromedp.SendKeys(chromedp.ID(id), value))
 }
 

@@ -70,6 +70,8 @@ export function toPayload(s, attrs, st) {
       if (v) out[name] = v;
       break;
     default:
+      // Private values are never read back: empty keeps the stored one.
+      if (a.private && (v == null || v === '')) break;
       out[name] = v === '' && a.type !== 'string' && a.type !== 'text' && a.type !== 'richtext' ? null : v;
     }
   }
@@ -80,7 +82,7 @@ export function toPayload(s, attrs, st) {
 export function form(ctx, attrs, st, path = []) {
   const box = h('div', {class: 'grid2'});
   for (const [name, a] of Object.entries(attrs)) {
-    if (SYSTEM.includes(name) || a.private && a.type === 'password' && false) continue;
+    if (SYSTEM.includes(name)) continue;
     box.append(editor(ctx, name, a, st, path.concat(name)));
   }
   return box;
@@ -100,7 +102,8 @@ function editor(ctx, name, a, st, path) {
     input = h('input', {type: a.type === 'string' ? 'text' : a.type, value: a.type === 'password' ? '' : (st[name] ?? ''),
       maxlength: a.maxLength, minlength: a.minLength, autocomplete: a.type === 'password' ? 'new-password' : 'off',
       oninput: e => set(e.target.value)});
-    return field(label(name, a), input, {...opts, hint: a.type === 'password' ? 'Leave empty to keep the current password.' : null});
+    return field(label(name, a), input, {...opts, hint: a.type === 'password' ? 'Leave empty to keep the current password.'
+      : a.private ? 'Private: the API never shows it; leave empty to keep the stored value.' : null});
   case 'uid': {
     input = h('input', {type: 'text', value: st[name] ?? '', oninput: e => set(e.target.value), pattern: '[A-Za-z0-9\\-_.~]*'});
     const regen = a.targetField ? button('Regenerate', () => {
