@@ -112,7 +112,11 @@ func (p *tab) text() string {
 	return s
 }
 
-func (p *tab) open(path string) { p.t.Helper(); p.do(chromedp.Navigate(p.base + path)) }
+func (p *tab) open(path string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(p.base + path))
+	p.settle()
+}
 
 // js runs an expression with the test helpers defined.
 func (p *tab) js(expr string) string {
@@ -177,11 +181,30 @@ func (p *tab) check(label string) {
 	p.js(`const x = [...document.querySelectorAll('label.check')].find(x => x.textContent.trim() === ` + string(l) + `).querySelector('input'); if (!x.checked) x.click(); return x.checked`)
 }
 
+// click clicks the button or link named text, once it is there and
+// enabled (found and clicked in one step: the page may re-render between
+// two).
 func (p *tab) click(text string) {
 	p.t.Helper()
 	b, _ := json.Marshal(text)
-	p.wait(`__btn(`+string(b)+`) && !__btn(`+string(b)+`).disabled`, "the button "+text)
-	p.js(`__btn(` + string(b) + `).click(); return 1`)
+	p.wait(`(() => { const b = __btn(`+string(b)+`); if (!b || b.disabled) return false; b.click(); return true })()`, "the button "+text)
+	p.settle() // a link draws its screen
+}
+
+// clickToast clicks and waits for the toast the action shows.
+func (p *tab) clickToast(button, toast string) {
+	p.t.Helper()
+	p.js(`document.querySelectorAll('.toast').forEach(t => t.remove()); return 1`)
+	p.click(button)
+	b, _ := json.Marshal(toast)
+	p.wait(`[...document.querySelectorAll('.toast')].some(t => t.textContent.includes(`+string(b)+`))`, "the message "+toast)
+	p.settle()
+}
+
+// settle waits for the screen to be drawn.
+func (p *tab) settle() {
+	p.t.Helper()
+	p.wait(`!document.body.dataset.busy`, "the screen to be drawn")
 }
 
 func (p *tab) shot(name string) {
@@ -290,8 +313,7 @@ func TestPanelFlows(t *testing.T) {
 		p.choose("Type", "uid")
 		p.choose("Attached field", "title")
 		p.click("Finish")
-		p.click("Save")
-		p.waitText("live now on every node")
+		p.clickToast("Save", "live now on every node")
 		p.wait(`location.pathname === '/admin/plugins/content-type-builder/content-types/api::article.article'`, "the new type's page")
 		p.shot("content-type-builder")
 		if _, ok := env.Engine.CollectionByUID("api::article.article"); !ok {
@@ -324,13 +346,11 @@ func TestPanelFlows(t *testing.T) {
 		if got := p.js(`return __ctl('slug').value`); got != "hello-stratum" {
 			t.Errorf("slug = %q", got)
 		}
-		p.click("Save")
-		p.waitText("Saved")
+		p.clickToast("Save", "Saved")
 		p.wait(`/collection-types\/api::article.article\/[a-z0-9]{24}$/.test(location.pathname)`, "the document's page")
 		p.wait(`document.querySelector('.badge.draft')`, "the draft status of a saved document")
 		p.shot("edit-view")
-		p.click("Publish")
-		p.waitText("Published")
+		p.clickToast("Publish", "Published")
 		p.wait(`document.querySelector('.badge.published')`, "the published status")
 		p.click("← Back to Article")
 		p.waitText("Hello Stratum")

@@ -111,8 +111,7 @@ func TestEditViewEveryType(t *testing.T) {
 		p.click("Add a component")
 		p.js(`const b = document.querySelector('[data-path="blocks.0.body"] textarea'); b.value = 'zone text'; b.dispatchEvent(new Event('input', {bubbles: true})); return 1`)
 		p.shot("edit-every-type")
-		p.click("Save")
-		p.waitText("Saved")
+		p.clickToast("Save", "Saved")
 		p.wait(`/[a-z0-9]{24}$/.test(location.pathname)`, "the document's page")
 		id := p.js(`return location.pathname.split('/').pop()`)
 
@@ -165,8 +164,7 @@ func TestEditViewEveryType(t *testing.T) {
 		p.wait(`__ctl('title')`, "the edit view again")
 		p.js(`const f = window.fetch; window.__bodies = []; window.fetch = (u, o) => { if (o && o.body) window.__bodies.push(o.body); return f(u, o); }; return 1`)
 		p.fill("summary", "Changed")
-		p.click("Save")
-		p.waitText("Saved")
+		p.clickToast("Save", "Saved")
 		p.wait(`__ctl('summary') && __ctl('summary').value === 'Changed'`, "the saved summary")
 		sent := p.js(`return window.__bodies.join('\n')`)
 		if !bytes.Contains([]byte(sent), []byte(`"summary":"Changed"`)) || bytes.Contains([]byte(sent), []byte("secretNote")) {
@@ -177,8 +175,7 @@ func TestEditViewEveryType(t *testing.T) {
 		p.click("Content Manager")
 		p.click("Global")
 		p.fill("siteName", "My site")
-		p.click("Save")
-		p.waitText("Saved")
+		p.clickToast("Save", "Saved")
 		if r := env.Do("GET", "/admin/content-manager/single-types/api::global.global", nil, admin...); r.Status != 200 || r.Data()["siteName"] != "My site" {
 			t.Errorf("global: %d %s", r.Status, r.Body)
 		}

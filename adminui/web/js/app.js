@@ -49,7 +49,16 @@ window.addEventListener('admin:logout', e => {
   navigate('/admin/auth/login', true);
 });
 
+// render draws the screen of the current path; body[data-busy] is set while
+// it loads (tests wait for it to go).
+let renders = 0;
 async function render() {
+  const n = ++renders;
+  document.body.dataset.busy = '1';
+  try { await draw(); } finally { if (n === renders) delete document.body.dataset.busy; }
+}
+
+async function draw() {
   const path = location.pathname;
   if (!session.token) {
     return renderAuth(path);

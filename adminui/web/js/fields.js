@@ -354,7 +354,7 @@ function relationEditor(ctx, name, a, st, opts) {
         if (many) chosen.push(item); else chosen.splice(0, chosen.length, item);
         search.value = ''; clear(results); draw(); ctx.dirty(); search.focus();
       }, {role: 'option'}))));
-      if (!docs.length) results.append(h('li', {class: 'muted'}, 'No match.'));
+      if (!docs.length && q) results.append(h('li', {class: 'muted'}, 'No match.'));
     } catch (e) { replace(results, h('li', {class: 'error'}, e.message)); }
   };
   search.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(run, 200); });
