@@ -49,6 +49,16 @@ func TestAdminContentManager(t *testing.T) {
 		if r = e.Do("GET", col+"api::article.article?status=published&filters[documentId][$eq]="+id, nil, admin...); r.Status != 200 || len(r.List()) != 1 {
 			t.Fatalf("published after publish: %s", r.Body)
 		}
+		// A discarded draft is the published version again, and as old.
+		e.Do("PUT", col+"api::article.article/"+id+"?status=draft", map[string]any{"data": map[string]any{"title": "Changed"}}, admin...)
+		if r = e.Do("POST", "/admin/content-manager/api::article.article/"+id+"/actions/discard-draft", nil, admin...); r.Status != 200 || r.Data()["title"] != "Draft one" {
+			t.Fatalf("discard: %d %s", r.Status, r.Body)
+		}
+		draft := e.Do("GET", col+"api::article.article/"+id+"?status=draft", nil, admin...).Data()
+		pub := e.Do("GET", col+"api::article.article/"+id+"?status=published", nil, admin...).Data()
+		if draft["updatedAt"] != pub["updatedAt"] || draft["title"] != pub["title"] {
+			t.Errorf("after discard: draft %v %v, published %v %v", draft["title"], draft["updatedAt"], pub["title"], pub["updatedAt"])
+		}
 		// Update and read one, with populate.
 		r = e.Do("PUT", col+"api%3A%3Aarticle.article/"+id+"?status=draft", map[string]any{"data": map[string]any{"title": "Draft two"}}, admin...)
 		if r.Status != 200 || r.Data()["title"] != "Draft two" {

@@ -155,7 +155,8 @@ async function editView(main, s, t, documentId, params) {
     if (doc && dp) {
       try { pub = (await get(url + qs({status: 'published', fields: ['updatedAt'], locale: locale || undefined}))).data; } catch (e) { if (e.status !== 404) throw e; }
     }
-    if (!doc && !single) { replace(main, h('h1', null, 'Entry not found'), h('p', null, h('a', {href: link(t)}, 'Back to the list'))); return; }
+    // A document without this locale yet: the form makes its translation.
+    if (!doc && !single && !(locale && loc.length)) { replace(main, h('h1', null, 'Entry not found'), h('p', null, h('a', {href: link(t)}, 'Back to the list'))); return; }
   }
   const st = fromDoc(s, attrs, doc);
   let dirty = false;
@@ -190,11 +191,11 @@ async function editView(main, s, t, documentId, params) {
     let saved;
     try {
       if (single) saved = (await put(base(t) + wq, {data})).data;
-      else if (doc) saved = (await put(url + wq, {data})).data;
+      else if (doc || documentId) saved = (await put(url + wq, {data})).data;
       else saved = (await post(base(t) + wq, {data})).data;
     } catch (e) { showErrors(e); return; }
     dirty = false;
-    if (!doc && !single) {
+    if (!doc && !single && !documentId) {
       // Created: from now on this page edits that document.
       doc = saved;
       url = base(t) + '/' + encodeURIComponent(saved.documentId);
@@ -239,7 +240,7 @@ async function editView(main, s, t, documentId, params) {
   replace(main,
     h('div', {class: 'head'}, h('div', null,
       single ? null : h('a', {href: link(t)}, '← Back to ' + displayName(t)),
-      h('h1', null, doc ? String(doc[mainField(t)] ?? displayName(t)) : single ? displayName(t) : 'Create an entry'))),
+      h('h1', null, doc ? String(doc[mainField(t)] ?? displayName(t)) : single ? displayName(t) : documentId ? `Translate into ${locale}` : 'Create an entry'))),
     h('form', {class: 'edit', novalidate: true, onsubmit: e => { e.preventDefault(); save(false); }},
       h('div', {class: 'panel'}, errorBox, formEl), side));
   saveBtn.disabled = false;

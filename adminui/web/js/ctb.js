@@ -134,7 +134,7 @@ function editor(body, s, def) {
   };
   replace(body,
     h('div', {class: 'head'}, h('h1', null, def.isNew ? (comp ? 'Create a component' : isSingle(def) ? 'Create a single type' : 'Create a collection type') : displayName(def)),
-      readOnly ? null : h('div', {class: 'row'}, button('Save', () => save(false)), def.isNew ? null : button('Delete', remove, {class: 'danger'}))),
+      readOnly ? null : h('div', {class: 'row'}, button('Save', () => save(false)), def.isNew ? null : button(comp ? 'Delete the component' : 'Delete the type', remove, {class: 'danger'}))),
     readOnly ? h('p', {class: 'notice warn'}, `Defined in ${def.file || 'a file'}: change the file and restart to edit it.`) :
       h('p', {class: 'muted'}, 'Changes are live as soon as they are saved, on every node: no restart, no rebuild.'),
     err, h('div', {class: 'panel'}, head), h('h2', null, 'Fields'), attrsBox,
