@@ -402,6 +402,9 @@ func TestPanelFlows(t *testing.T) {
 		p.open("/admin/content-manager/collection-types/api::article.article")
 		p.waitText("Hello Stratum")
 		p.wait(`!__vis(document.getElementById('nav'))`, "the navigation folded away")
+		if w := p.js(`return document.documentElement.scrollWidth + ' ' + innerWidth`); w != "390 390" {
+			t.Errorf("the page is wider than the phone (scroll width, window): %s", w)
+		}
 		p.click("Menu")
 		p.wait(`__vis(document.getElementById('nav'))`, "the navigation opened")
 		p.click("Menu")

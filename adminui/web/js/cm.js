@@ -121,7 +121,7 @@ async function listView(main, s, t, params) {
         h('td', {class: 'act'}, h('a', {href, 'aria-label': `Edit ${d[mainField(t)] ?? d.documentId}`}, 'Edit')));
     }) : h('tr', null, h('td', {colspan: cols.length + 3, class: 'muted'}, 'No entry found.'))));
   const pager = h('div', {class: 'pager'},
-    h('span', {class: 'muted'}, `${pg.total} entries · page ${pg.page} of ${Math.max(1, pg.pageCount)}`),
+    h('span', {class: 'muted'}, `${pg.total} ${pg.total === 1 ? 'entry' : 'entries'} · page ${pg.page} of ${Math.max(1, pg.pageCount)}`),
     field('Entries per page', select(PAGE_SIZES, pageSize, {onchange: e => go({pageSize: e.target.value})})),
     button('Previous', () => go({page: page - 1}), {class: 'secondary', disabled: page <= 1}),
     button('Next', () => go({page: page + 1}), {class: 'secondary', disabled: page >= pg.pageCount}));
