@@ -190,11 +190,24 @@ func TestListKeyboardAndSettings(t *testing.T) {
 		if r := env.Do("GET", "/admin/upload/files/1", nil, admin...); !strings.Contains(string(r.Body), `"alternativeText":"A gradient"`) {
 			t.Errorf("file after edit: %s", r.Body)
 		}
+		// Several files dropped at once, each with its progress.
+		p.js(`const dt = new DataTransfer();
+			dt.items.add(new File(['one'], 'one.txt', {type: 'text/plain'}));
+			dt.items.add(new File(['two'], 'two.txt', {type: 'text/plain'}));
+			document.querySelector('.dropzone').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+			return document.querySelectorAll('.progress-list progress').length`)
+		p.waitText("2 files uploaded")
+		p.settle()
+		p.waitText("3 assets")
 		p.click("List")
 		p.waitText("image/png")
+		p.waitText("two.txt")
 		p.click("Delete cover.png")
 		p.clickToast("Delete", "Deleted")
-		p.waitText("No asset yet")
+		p.waitText("2 assets")
+		if r := env.Do("GET", "/admin/upload/files/1", nil, admin...); r.Status != 404 {
+			t.Errorf("deleted file: %d", r.Status)
+		}
 	})
 }
 
