@@ -81,6 +81,10 @@ func TestEditViewEveryType(t *testing.T) {
 		p.setValue("publishTime", "09:30:15")
 		p.setValue("scheduledAt", "2026-12-01T10:00:00")
 		p.choose("featured", "true")
+		p.fill("metadata", `{"tags": [`)
+		p.waitText("Invalid JSON")
+		p.click("Save")
+		p.waitText("Fix the invalid fields first: metadata")
 		p.fill("metadata", `{"tags":["a","b"]}`)
 		p.fill("secretNote", "hidden")
 
@@ -169,6 +173,24 @@ func TestEditViewEveryType(t *testing.T) {
 		sent := p.js(`return window.__bodies.join('\n')`)
 		if !bytes.Contains([]byte(sent), []byte(`"summary":"Changed"`)) || bytes.Contains([]byte(sent), []byte("secretNote")) {
 			t.Errorf("second save sent %s", sent)
+		}
+
+		// Blocks this editor did not touch keep their marks and kinds.
+		var file map[string]any
+		_ = json.Unmarshal(env.Do("GET", "/admin/upload/files/1", nil, admin...).Body, &file)
+		rich := []any{map[string]any{"type": "paragraph", "children": []any{map[string]any{"type": "text", "text": "bold", "bold": true},
+			map[string]any{"type": "link", "url": "https://example.com", "children": []any{map[string]any{"type": "text", "text": "a link"}}}}},
+			map[string]any{"type": "image", "image": file, "children": []any{map[string]any{"type": "text", "text": ""}}}}
+		if r := env.Do("PUT", col+"api::article.article/"+id+"?status=draft", map[string]any{"data": map[string]any{"content": rich}}, admin...); r.Status != 200 {
+			t.Fatalf("put blocks: %d %s", r.Status, r.Body)
+		}
+		before := js(env.Do("GET", col+"api::article.article/"+id+"?status=draft", nil, admin...).Data()["content"])
+		p.open("/admin/content-manager/collection-types/api::article.article/" + id)
+		p.waitText("image block (kept as it is)")
+		p.fill("summary", "Again")
+		p.clickToast("Save", "Saved")
+		if after := js(env.Do("GET", col+"api::article.article/"+id+"?status=draft", nil, admin...).Data()["content"]); after != before {
+			t.Errorf("blocks changed by a save that did not touch them:\n%s\n%s", before, after)
 		}
 
 		// The single type edits in place.

@@ -161,7 +161,7 @@ async function editView(main, s, t, documentId, params) {
   const st = fromDoc(s, attrs, doc);
   let dirty = false;
   const saveBtn = button('Save', () => save(false), {class: '', disabled: true});
-  const ctx = {schema: s, dirty: () => { dirty = true; saveBtn.disabled = false; }, invalid: () => {}};
+  const ctx = {schema: s, dirty: () => { dirty = true; saveBtn.disabled = false; }, bad: new Set()};
   const formEl = form(ctx, attrs, st);
   const errorBox = h('p', {class: 'error', role: 'alert'});
 
@@ -187,6 +187,11 @@ async function editView(main, s, t, documentId, params) {
   const wq = dp ? (lq ? lq + '&' : '?') + 'status=draft' : lq;
   async function save(andPublish) {
     errorBox.textContent = '';
+    if (ctx.bad.size) {
+      errorBox.textContent = 'Fix the invalid fields first: ' + [...ctx.bad].join(', ');
+      main.querySelector(`[data-path="${CSS.escape([...ctx.bad][0])}"] textarea`)?.focus();
+      return;
+    }
     const data = toPayload(s, attrs, st);
     let saved;
     try {

@@ -148,8 +148,8 @@ function editor(ctx, name, a, st, path) {
     const f = field(label(name, a), input, {...opts, wide: true, hint: 'JSON'});
     input.addEventListener('input', () => {
       const err = f.querySelector('.field-error');
-      if (input.value.trim() === '') { err.textContent = ''; set(null); return; }
-      try { set(JSON.parse(input.value)); err.textContent = ''; f.classList.remove('invalid'); } catch (e) { err.textContent = 'Invalid JSON: ' + e.message; f.classList.add('invalid'); ctx.invalid(p); }
+      if (input.value.trim() === '') { err.textContent = ''; f.classList.remove('invalid'); ctx.bad.delete(p); set(null); return; }
+      try { set(JSON.parse(input.value)); err.textContent = ''; f.classList.remove('invalid'); ctx.bad.delete(p); } catch (e) { err.textContent = 'Invalid JSON: ' + e.message; f.classList.add('invalid'); ctx.bad.add(p); }
     });
     return f;
   }
@@ -255,15 +255,26 @@ function makeBlock(kind, txt) {
 }
 
 function blocksEditor(ctx, name, a, st, opts) {
-  const items = (st[name] || []).map(b => ({kind: blockKind(b), text: blockText(b)}));
+  // A block keeps its original (inline marks, links, images) until it is
+  // edited here; kinds this editor does not write are kept as they are.
+  const editable = k => BLOCK_TYPES.some(([v]) => v === k);
+  const items = (st[name] || []).map(b => ({kind: blockKind(b), text: blockText(b), orig: b}));
   const list = h('div');
-  const sync = () => { st[name] = items.length ? items.map(i => makeBlock(i.kind, i.text)) : null; ctx.dirty(); };
+  const sync = () => {
+    st[name] = items.length ? items.map(i => i.orig && !i.edited ? i.orig : makeBlock(i.kind, i.text)) : null;
+    ctx.dirty();
+  };
   const draw = () => {
     clear(list);
     items.forEach((it, i) => {
-      const kind = select(BLOCK_TYPES, it.kind, {'aria-label': `Block ${i + 1} type`, onchange: e => { it.kind = e.target.value; sync(); }});
-      const ta = h('textarea', {'aria-label': `Block ${i + 1} text`, rows: 3, oninput: e => { it.text = e.target.value; sync(); }}, it.text);
-      list.append(h('div', {class: 'item'}, h('div', {class: 'item-head'}, kind, moveButtons(items, i, () => { draw(); sync(); }, `block ${i + 1}`)), ta));
+      const moves = moveButtons(items, i, () => { draw(); sync(); }, `block ${i + 1}`);
+      if (!editable(it.kind)) {
+        list.append(h('div', {class: 'item'}, h('div', {class: 'item-head'}, h('strong', null, `${it.kind} block (kept as it is)`), moves)));
+        return;
+      }
+      const kind = select(BLOCK_TYPES, it.kind, {'aria-label': `Block ${i + 1} type`, onchange: e => { it.kind = e.target.value; it.edited = true; sync(); }});
+      const ta = h('textarea', {'aria-label': `Block ${i + 1} text`, rows: 3, oninput: e => { it.text = e.target.value; it.edited = true; sync(); }}, it.text);
+      list.append(h('div', {class: 'item'}, h('div', {class: 'item-head'}, kind, moves), ta));
     });
   };
   draw();
