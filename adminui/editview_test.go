@@ -3,6 +3,7 @@ package adminui_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"os"
 	"testing"
@@ -191,6 +192,19 @@ func TestEditViewEveryType(t *testing.T) {
 		p.clickToast("Save", "Saved")
 		if after := js(env.Do("GET", col+"api::article.article/"+id+"?status=draft", nil, admin...).Data()["content"]); after != before {
 			t.Errorf("blocks changed by a save that did not touch them:\n%s\n%s", before, after)
+		}
+
+		// Values are text, never HTML.
+		const evil = `<img src=x onerror="window.__pwned=1"><b>bold</b>`
+		if r := env.Do("POST", col+"api::author.author", map[string]any{"data": map[string]any{"name": evil, "bio": evil}}, admin...); r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		p.open("/admin/content-manager/collection-types/api::author.author")
+		p.waitText(evil)
+		p.click("Edit " + evil)
+		p.wait(`__ctl('bio') && __ctl('bio').value === `+fmt.Sprintf("%q", evil), "the bio as text")
+		if got := p.js(`return (window.__pwned || 0) + ' ' + document.querySelectorAll('main img[src="x"], main b').length`); got != "0 0" {
+			t.Errorf("a value became HTML: %s", got)
 		}
 
 		// The single type edits in place.

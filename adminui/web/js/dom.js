@@ -108,3 +108,9 @@ export function fmtSize(kb) {
   if (kb == null) return '';
   return kb >= 1024 ? (kb / 1024).toFixed(1) + ' MB' : Math.round(kb) + ' KB';
 }
+
+// safeURL keeps links to this site and to http(s) only.
+export function safeURL(u) {
+  const s = String(u || '');
+  return /^(https?:\/\/|\/(?!\/))/i.test(s) ? s : '#';
+}

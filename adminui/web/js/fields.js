@@ -223,7 +223,7 @@ function inline(text) {
     else if (m[3]) parts.push(h('em', null, m[3]));
     else if (m[4]) parts.push(h('code', null, m[4]));
     else {
-      const safe = /^(https?:|mailto:|\/)/i.test(m[6]);
+      const safe = /^(https?:|mailto:|\/(?!\/))/i.test(m[6]);
       parts.push(safe ? h('a', {href: m[6], rel: 'noopener noreferrer', target: '_blank'}, m[5]) : m[5]);
     }
     last = re.lastIndex;

@@ -1,7 +1,7 @@
 // Media Library: a grid or list of the files, uploads with progress (several
 // files, drag and drop), edit of name, alternative text and caption, delete;
 // and the picker the edit view opens.
-import {h, replace, clear, field, button, dialog, confirmDialog, toast, fmtDate, fmtSize, nextId} from './dom.js';
+import {h, replace, clear, field, button, dialog, confirmDialog, toast, fmtDate, fmtSize, nextId, safeURL} from './dom.js';
 import {get, del, uploadForm} from './api.js';
 
 const isImage = f => (f.mime || '').startsWith('image/');
@@ -80,8 +80,8 @@ function editFile(f, done) {
   const err = h('p', {class: 'error', role: 'alert'});
   const d = dialog('Details of ' + f.name, [
     isImage(f) ? h('img', {src: f.url, alt: f.alternativeText || f.name, class: 'big-preview'}) : null,
-    h('p', {class: 'muted'}, `${f.mime} · ${fmtSize(f.size)}${f.width ? ` · ${f.width}×${f.height}` : ''} · `, h('a', {href: f.url, target: '_blank', rel: 'noopener'}, 'Open the file')),
-    Object.keys(fm).length ? h('p', null, 'Formats: ', Object.entries(fm).map(([k, v], i) => [i ? ', ' : '', h('a', {href: v.url, target: '_blank', rel: 'noopener'}, `${k} (${v.width}×${v.height})`)])) : null,
+    h('p', {class: 'muted'}, `${f.mime} · ${fmtSize(f.size)}${f.width ? ` · ${f.width}×${f.height}` : ''} · `, h('a', {href: safeURL(f.url), target: '_blank', rel: 'noopener'}, 'Open the file')),
+    Object.keys(fm).length ? h('p', null, 'Formats: ', Object.entries(fm).map(([k, v], i) => [i ? ', ' : '', h('a', {href: safeURL(v.url), target: '_blank', rel: 'noopener'}, `${k} (${v.width}×${v.height})`)])) : null,
     field('File name', name), field('Alternative text', alt, {hint: 'Describes the image for people who cannot see it.'}), field('Caption', caption), err],
   [button('Finish', async () => {
     const form = new FormData();
