@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -47,7 +48,7 @@ func (s *Server) documentAction(c echo.Context) error {
 //	GET|POST /admin/content-manager/collection-types/:uid
 //	GET|PUT|DELETE /admin/content-manager/collection-types/:uid/:documentId
 //	GET|PUT|DELETE /admin/content-manager/single-types/:uid
-//	GET /admin/i18n/locales, GET /admin/upload/files, GET|DELETE /admin/upload/files/:id, POST /admin/upload
+//	GET /admin/i18n/locales, GET /admin/upload/files (paged), GET|DELETE /admin/upload/files/:id, POST /admin/upload
 func (s *Server) contentManagerRoutes(g *echo.Group) {
 	cm := g.Group("/content-manager", s.asAdminPrincipal, s.limitQuery)
 	cm.GET("/collection-types/:uid", s.adminList(false))
@@ -62,7 +63,7 @@ func (s *Server) contentManagerRoutes(g *echo.Group) {
 	if s.cfg.Uploads != nil {
 		up := g.Group("/upload", s.asAdminPrincipal, s.limitQuery)
 		up.POST("", s.uploadFiles)
-		up.GET("/files", s.listFiles)
+		up.GET("/files", s.adminFiles)
 		up.GET("/files/:id", s.fileHandler(upload.ActionFindOne, s.cfg.Uploads.Get, http.StatusOK))
 		up.DELETE("/files/:id", s.fileHandler(upload.ActionDestroy, s.cfg.Uploads.Delete, http.StatusOK))
 	}
@@ -90,4 +91,41 @@ func (s *Server) adminList(single bool) echo.HandlerFunc {
 		}
 		return s.list(c)
 	}
+}
+
+// GET /admin/upload/files?page=&pageSize=&_q=: one page of the media library,
+// newest first, as Strapi's admin answers it: {results, pagination}.
+func (s *Server) adminFiles(c echo.Context) error {
+	num := func(name string, def, max int) (int, error) {
+		v := c.QueryParam(name)
+		if v == "" {
+			return def, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > max {
+			return 0, errs.Errorf(errs.KindValidation, "%s must be a whole number from 1 to %d", name, max)
+		}
+		return n, nil
+	}
+	page, err := num("page", 1, 1<<20)
+	if err != nil {
+		return err
+	}
+	size, err := num("pageSize", 50, 100)
+	if err != nil {
+		return err
+	}
+	q := c.QueryParam("_q")
+	if len(q) > 200 {
+		return errs.Errorf(errs.KindValidation, "_q is too long (at most 200 bytes)")
+	}
+	files, total, err := s.cfg.Uploads.Page(c.Request().Context(), page, size, q)
+	if err != nil {
+		return err
+	}
+	if files == nil {
+		files = []*upload.File{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"results": files, "pagination": map[string]any{
+		"page": page, "pageSize": size, "pageCount": (total + int64(size) - 1) / int64(size), "total": total}})
 }

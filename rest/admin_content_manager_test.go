@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"bytes"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"testing"
@@ -119,6 +120,45 @@ func TestAdminContentManager(t *testing.T) {
 		r = e.Do("GET", "/admin/upload/files", nil, admin...)
 		if r.Status != http.StatusOK || !bytes.Contains(r.Body, []byte(`"name":"note.txt"`)) {
 			t.Fatalf("files: %d %s", r.Status, r.Body)
+		}
+		// The library is paged on the server, newest first, and searched by name.
+		for _, name := range []string{"a_b.txt", "100%.txt", "other.txt"} {
+			var b bytes.Buffer
+			w := multipart.NewWriter(&b)
+			f, _ := w.CreateFormFile("files", name)
+			_, _ = f.Write([]byte("x"))
+			_ = w.Close()
+			if r := e.Do("POST", "/admin/upload", b.Bytes(), append([]string{"Content-Type", w.FormDataContentType()}, admin...)...); r.Status != 201 {
+				t.Fatalf("upload %s: %d %s", name, r.Status, r.Body)
+			}
+		}
+		for _, c := range []struct {
+			query string
+			names []string
+			total float64
+		}{
+			{"?pageSize=2", []string{"other.txt", "100%.txt"}, 4},
+			{"?pageSize=2&page=2", []string{"a_b.txt", "note.txt"}, 4},
+			{"?_q=TXT&pageSize=1&page=4", []string{"note.txt"}, 4},
+			{"?_q=%25", []string{"100%.txt"}, 1}, // % is a character, not a wildcard
+			{"?_q=_", []string{"a_b.txt"}, 1},
+			{"?_q=nothing", []string{}, 0},
+		} {
+			r := e.Do("GET", "/admin/upload/files"+c.query, nil, admin...)
+			results, _ := r.JSON["results"].([]any)
+			var names []string
+			for _, f := range results {
+				names = append(names, f.(map[string]any)["name"].(string))
+			}
+			pg, _ := r.JSON["pagination"].(map[string]any)
+			if r.Status != 200 || fmt.Sprint(names) != fmt.Sprint(c.names) || pg["total"] != c.total {
+				t.Errorf("files%s: %d %v %v", c.query, r.Status, names, pg)
+			}
+		}
+		for _, q := range []string{"?pageSize=101", "?page=0", "?pageSize=x"} {
+			if r := e.Do("GET", "/admin/upload/files"+q, nil, admin...); r.Status != 400 {
+				t.Errorf("files%s: %d %s", q, r.Status, r.Body)
+			}
 		}
 		buf.Reset()
 		mw = multipart.NewWriter(&buf)

@@ -2,7 +2,8 @@
 // files, drag and drop), edit of name, alternative text and caption, delete;
 // and the picker the edit view opens.
 import {h, replace, clear, field, button, dialog, confirmDialog, toast, fmtDate, fmtSize, nextId, safeURL} from './dom.js';
-import {get, del, uploadForm} from './api.js';
+import {get, del, uploadForm, qs} from './api.js';
+import {navigate} from './app.js';
 
 const isImage = f => (f.mime || '').startsWith('image/');
 function formatsOf(f) {
@@ -22,10 +23,20 @@ function preview(f) {
   return h('div', {class: 'thumb'}, isImage(f) ? h('img', {src: thumb(f), alt: f.alternativeText || f.name, loading: 'lazy'}) : h('span', {class: 'muted'}, (f.ext || '').replace('.', '').toUpperCase() || 'FILE'));
 }
 
+const PAGE = 48;
+
 export async function mediaLibrary(main, _, params) {
   const mode = params.get('view') === 'list' ? 'list' : 'grid';
-  const files = (await get('/admin/upload/files')) || [];
-  files.sort((a, b) => (b.id - a.id));
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const search = params.get('q') || '';
+  const res = await get('/admin/upload/files' + qs({page, pageSize: PAGE, _q: search || undefined}));
+  const files = res.results || [];
+  const pg = res.pagination;
+  const go = changes => {
+    const p = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) { if (v === '' || v == null || v === 1 && k === 'page') p.delete(k); else p.set(k, v); }
+    navigate('/admin/plugins/upload' + (p.toString() ? '?' + p : ''));
+  };
   const progress = h('ul', {class: 'progress-list', 'aria-live': 'polite'});
   const input = h('input', {type: 'file', multiple: true, id: nextId('files'), class: 'sr'});
   const pickLabel = h('label', {for: input.id, class: 'button', tabindex: '0',
@@ -52,8 +63,14 @@ export async function mediaLibrary(main, _, params) {
   drop.addEventListener('drop', e => { e.preventDefault(); drop.classList.remove('over'); send(e.dataTransfer.files); });
 
   const toggle = h('div', {class: 'row', role: 'group', 'aria-label': 'View'},
-    h('a', {href: '/admin/plugins/upload', class: 'button secondary', 'aria-current': mode === 'grid' ? 'true' : null}, 'Grid'),
-    h('a', {href: '/admin/plugins/upload?view=list', class: 'button secondary', 'aria-current': mode === 'list' ? 'true' : null}, 'List'));
+    button('Grid', () => go({view: ''}), {class: 'secondary', 'aria-pressed': String(mode === 'grid')}),
+    button('List', () => go({view: 'list'}), {class: 'secondary', 'aria-pressed': String(mode === 'list')}));
+  const searchInput = h('input', {type: 'search', value: search});
+  const searchForm = h('form', {class: 'row', role: 'search', onsubmit: e => { e.preventDefault(); go({q: searchInput.value.trim(), page: 1}); }},
+    field('Search assets', searchInput), h('button', {type: 'submit', class: 'secondary'}, 'Search'));
+  const pager = pg.pageCount > 1 ? h('div', {class: 'pager'}, h('span', {class: 'muted'}, `page ${pg.page} of ${pg.pageCount}`),
+    button('Previous', () => go({page: page - 1}), {class: 'secondary', disabled: page <= 1}),
+    button('Next', () => go({page: page + 1}), {class: 'secondary', disabled: page >= pg.pageCount})) : null;
   const reload = () => mediaLibrary(main, _, params);
   const actions = f => h('div', {class: 'row'},
     button('Edit', () => editFile(f, reload), {class: 'secondary small', 'aria-label': `Edit ${f.name}`}),
@@ -61,7 +78,7 @@ export async function mediaLibrary(main, _, params) {
       if (!await confirmDialog('Delete this file?', `${f.name} is deleted, and removed from the entries that use it.`, 'Delete')) return;
       try { await del('/admin/upload/files/' + f.id); toast('Deleted'); reload(); } catch (e) { toast(e.message, 'error'); }
     }, {class: 'secondary small', 'aria-label': `Delete ${f.name}`}));
-  const body = !files.length ? h('p', {class: 'muted'}, 'No asset yet.') : mode === 'grid'
+  const body = !files.length ? h('p', {class: 'muted'}, search ? 'No asset matches.' : 'No asset yet.') : mode === 'grid'
     ? h('ul', {class: 'media-grid', role: 'list'}, files.map(f => h('li', {class: 'asset'}, preview(f),
       h('div', {class: 'meta'}, h('strong', null, f.name), h('span', null, `${(f.ext || '').replace('.', '').toUpperCase()}${f.width ? ` · ${f.width}×${f.height}` : ''} · ${fmtSize(f.size)}`)), actions(f))))
     : h('div', {class: 'table-wrap'}, h('table', null,
@@ -69,7 +86,7 @@ export async function mediaLibrary(main, _, params) {
       h('tbody', null, files.map(f => h('tr', null, h('td', null, isImage(f) ? h('img', {src: thumb(f), alt: '', width: 48, height: 36}) : ''),
         h('td', null, f.name), h('td', null, f.mime), h('td', null, fmtSize(f.size)), h('td', null, fmtDate(f.createdAt)), h('td', {class: 'act'}, actions(f)))))));
   replace(main, h('div', {class: 'head'}, h('h1', null, 'Media Library'), toggle),
-    h('p', {class: 'lead'}, `${files.length} asset${files.length === 1 ? '' : 's'}`), drop, body);
+    h('p', {class: 'lead'}, `${pg.total} asset${pg.total === 1 ? '' : 's'}`), drop, searchForm, body, pager);
 }
 
 function editFile(f, done) {
@@ -95,8 +112,10 @@ function editFile(f, done) {
 export function pickMedia({multiple, allowedTypes} = {}) {
   return new Promise(async resolve => {
     let files = [];
-    try { files = (await get('/admin/upload/files')) || []; } catch (e) { toast(e.message, 'error'); }
-    files.sort((a, b) => b.id - a.id);
+    const load = async q => {
+      try { files = (await get('/admin/upload/files' + qs({pageSize: 100, _q: q || undefined}))).results || []; } catch (e) { toast(e.message, 'error'); }
+    };
+    await load('');
     const okType = f => !allowedTypes || !allowedTypes.length || allowedTypes.includes('files') ||
       allowedTypes.some(t => (f.mime || '').startsWith(t.replace(/s$/, '') + '/'));
     const chosen = new Set();
@@ -112,7 +131,10 @@ export function pickMedia({multiple, allowedTypes} = {}) {
     }));
     draw();
     let done = false;
-    const d = dialog(multiple ? 'Choose assets' : 'Choose an asset', files.length ? grid : h('p', {class: 'muted'}, 'The library is empty: upload a file first.'),
+    const find = h('input', {type: 'search'});
+    const findForm = h('form', {class: 'row', role: 'search', onsubmit: async e => { e.preventDefault(); await load(find.value.trim()); draw(); }},
+      field('Search assets', find), h('button', {type: 'submit', class: 'secondary'}, 'Search'));
+    const d = dialog(multiple ? 'Choose assets' : 'Choose an asset', files.length ? [findForm, grid] : h('p', {class: 'muted'}, 'The library is empty: upload a file first.'),
       [button('Finish', () => { done = true; d.close(); })]);
     d.addEventListener('close', () => resolve(done ? [...chosen] : []));
   });
