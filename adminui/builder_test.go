@@ -71,6 +71,12 @@ func TestBuilderLocalesAndDrafts(t *testing.T) {
 			t.Fatalf("after discard: %d %s", r.Status, r.Body)
 		}
 
+		p.clickToast("Unpublish", "Unpublished")
+		p.wait(`document.querySelector('.badge.draft')`, "Draft after unpublish")
+		if r := env.Do("GET", "/admin/content-manager/collection-types/api::page.page/"+id+"?status=published", nil, admin...); r.Status != 404 {
+			t.Errorf("published after unpublish: %d %s", r.Status, r.Body)
+		}
+
 		// The French translation, from the edit view's locale switcher.
 		p.choose("Locale", "fr")
 		p.waitText("Translate into fr")

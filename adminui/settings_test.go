@@ -149,6 +149,18 @@ func TestListKeyboardAndSettings(t *testing.T) {
 			t.Errorf("public tags after: %d", s)
 		}
 
+		// A custom role.
+		p.click("← Back to Roles")
+		p.click("Add new role")
+		p.fill("Name", "Editors")
+		p.js(`document.querySelector('input[aria-label="All actions on Article"]').click(); return 1`)
+		p.clickToast("Save", "Saved")
+		p.click("← Back to Roles")
+		p.waitText("Editors")
+		if r := env.Do("GET", "/admin/users-permissions/roles", nil, admin...); !strings.Contains(string(r.Body), `"api::article.article.delete"`) {
+			t.Errorf("the new role: %s", r.Body)
+		}
+
 		// Webhooks: made here, triggered to a receiver.
 		var got atomic.Int32
 		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
