@@ -92,9 +92,19 @@ func TestBuilderLocalesAndDrafts(t *testing.T) {
 		p.waitText("Bonjour")
 		p.wait(`!document.body.innerText.includes('Hello')`, "only the French entry")
 
-		// Deleting a type that holds documents asks first.
+		// Renaming a field keeps its values (renamedFrom).
 		p.click("Content-Type Builder")
 		p.click("Page")
+		p.click("Edit the field title")
+		p.fill("Name", "heading")
+		p.click("Finish")
+		p.clickToast("Save", "live now")
+		r = env.Do("GET", "/admin/content-manager/collection-types/api::page.page/"+id+"?status=draft", nil, admin...)
+		if r.Status != 200 || r.Data()["heading"] != "Hello" {
+			t.Fatalf("after the rename: %d %s", r.Status, r.Body)
+		}
+
+		// Deleting a type that holds documents asks first.
 		p.click("Delete the type")
 		p.click("Delete") // the first confirmation
 		p.waitText("This deletes content")

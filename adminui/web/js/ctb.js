@@ -40,6 +40,8 @@ export async function builder(main, [section, uid]) {
     const found = (comp ? s.components : s.types).find(d => d.uid === uid);
     if (!found) { replace(body, h('h1', null, 'Not found'), h('p', null, uid)); return; }
     def = {...found, schema: structuredClone(found.schema)};
+    // A rename is applied once, when saved: the next save does not repeat it.
+    for (const a of Object.values(def.schema.attributes || {})) delete a.renamedFrom;
   }
   def.kind = comp ? 'component' : 'content-type';
   editor(body, s, def);
