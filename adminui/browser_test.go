@@ -207,8 +207,20 @@ func (p *tab) settle() {
 	p.wait(`!document.body.dataset.busy`, "the screen to be drawn")
 }
 
+// labelled fails the test for any control of the screen without a label.
+func (p *tab) labelled(screen string) {
+	p.t.Helper()
+	got := p.js(`return [...document.querySelectorAll('input, select, textarea')].filter(c =>
+		!(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')
+	).map(c => c.outerHTML.slice(0, 80)).join(' | ')`)
+	if got != "" {
+		p.t.Errorf("%s: controls without a label: %s", screen, got)
+	}
+}
+
 func (p *tab) shot(name string) {
 	p.t.Helper()
+	p.labelled(name)
 	dir := os.Getenv("STRATUM_SCREENSHOTS")
 	if dir == "" {
 		return
@@ -301,6 +313,7 @@ func TestPanelFlows(t *testing.T) {
 		p.click("Create new collection type")
 		p.fill("Display name", "Article")
 		p.click("Add another field")
+		p.labelled("the field dialog")
 		p.fill("Name", "title")
 		p.check("Required")
 		p.click("Finish")
@@ -336,6 +349,7 @@ func TestPanelFlows(t *testing.T) {
 		p.click("Create new entry")
 		p.waitText("Create an entry")
 		p.click("Choose from the library")
+		p.labelled("the media picker")
 		p.click("Select cover.png")
 		p.click("Finish")
 		p.wait(`document.querySelector('.thumbs img')`, "the chosen image")

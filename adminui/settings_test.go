@@ -107,6 +107,7 @@ func TestListKeyboardAndSettings(t *testing.T) {
 		// A custom token from the matrix: find on articles only.
 		p.click("API Tokens")
 		p.click("Create new API Token")
+		p.labelled("a new API token")
 		p.fill("Name", "reader")
 		p.choose("Token type", "custom")
 		p.js(`document.querySelector('input[aria-label="find on Article"]').click(); return 1`)
@@ -172,6 +173,7 @@ func TestListKeyboardAndSettings(t *testing.T) {
 		t.Cleanup(recv.Close)
 		p.click("Webhooks")
 		p.click("Create new webhook")
+		p.labelled("a new webhook")
 		p.fill("Name", "site build")
 		p.fill("URL", recv.URL)
 		p.click("Add a header")
