@@ -17,6 +17,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stratum-cms/stratum/adminui"
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/graphql"
@@ -151,6 +152,9 @@ func (a *App) build(files engine.SchemaFiles) error {
 	a.Realtime = realtime.New(a.Store, rtcfg)
 	rcfg.Uploads, rcfg.TrustProxy, rcfg.Webhooks, rcfg.Realtime = a.Upload, cfg.Proxy, a.Webhooks, a.Realtime
 	a.HTTP = rest.New(rcfg, eng, a.Auth, a.log)
+	if !cfg.AdminPanelOff {
+		a.HTTP.Pre(adminui.New().Middleware)
+	}
 	// The GraphQL schema becomes part of every registry snapshot: a schema
 	// GraphQL cannot serve stops the start, and a change to one is refused.
 	gcfg := cfg.GraphQL

@@ -45,6 +45,9 @@ type Config struct {
 	Webhooks webhooks.Config
 	// Realtime tunes /api/realtime's streams.
 	Realtime realtime.Config
+	// AdminPanelOff stops serving the admin panel at /admin (admin.json
+	// "serveAdminPanel": false, as Strapi's); the admin API stays.
+	AdminPanelOff bool
 	// OpenAPIOff stops serving /openapi.json (server.json "openapi": false).
 	OpenAPIOff bool
 	// Metrics serves /metrics (server.json "metrics": {"enabled": true,
@@ -135,7 +138,8 @@ func (t emailTemplate) template() auth.EmailTemplate {
 
 // adminConfig is the part of config/admin.json auth reads.
 type adminConfig struct {
-	Auth struct {
+	ServeAdminPanel *bool `json:"serveAdminPanel"`
+	Auth            struct {
 		Options struct {
 			ExpiresIn json.RawMessage `json:"expiresIn"`
 		} `json:"options"`
@@ -343,6 +347,7 @@ func (c *Config) readPlugins(dir string) error {
 	if c.Auth.AdminJWTExpiresIn, err = auth.ParseExpiresIn(a.Auth.Options.ExpiresIn); err != nil {
 		return fmt.Errorf("config/admin.json: auth.options.%w", err)
 	}
+	c.AdminPanelOff = a.ServeAdminPanel != nil && !*a.ServeAdminPanel
 	return nil
 }
 

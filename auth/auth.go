@@ -24,6 +24,7 @@ const (
 	KindPublic   = "public"
 	KindUser     = "user"
 	KindAPIToken = "api-token"
+	KindAdmin    = "admin"
 )
 
 // Principal is who makes a request and what they may do. It implements
@@ -72,6 +73,12 @@ func NewPrincipal(kind string, actions []string) *Principal {
 		m[a] = true
 	}
 	return &Principal{Kind: kind, actions: m}
+}
+
+// AdminPrincipal is an admin on the admin API's content manager and media
+// library: every admin is a super admin, so it may do every action.
+func AdminPrincipal() *Principal {
+	return &Principal{Kind: KindAdmin, scope: scopeFull}
 }
 
 // Authenticator resolves the principal of a request. Bad, expired or unknown

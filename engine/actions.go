@@ -138,7 +138,10 @@ func (e *Engine) DiscardDraft(ctx context.Context, acc Access, c Collection, doc
 			out = &d
 			return tx.Insert(ct, out)
 		}
-		draft.Data, draft.Extra, draft.UpdatedAt = pub.Data, pub.Extra, now
+		// The draft is the published version again, so it was last changed
+		// when that was: a draft newer than its published version is
+		// "modified" (the admin panel's status, as Strapi's).
+		draft.Data, draft.Extra, draft.UpdatedAt = pub.Data, pub.Extra, pub.UpdatedAt
 		out = draft
 		return tx.Update(ct, draft)
 	})

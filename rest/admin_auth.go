@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -34,6 +35,7 @@ func (s *Server) adminRoutes(ec *echo.Echo) {
 	g.DELETE("/users-permissions/roles/:id", s.deleteRole)
 
 	g.POST("/content-manager/:uid/:documentId/actions/:action", s.documentAction)
+	s.contentManagerRoutes(g)
 
 	s.adminTypeRoutes(g)
 	if s.cfg.Webhooks != nil {
@@ -115,3 +117,13 @@ func (s *Server) adminLogin(c echo.Context) error {
 func tokenNotFound() error { return errs.Errorf(errs.KindNotFound, "API Token not found") }
 
 func roleNotFound() error { return errs.Errorf(errs.KindNotFound, "Role not found") }
+
+// uidParam is the :uid of an admin route, which clients may send escaped
+// (api%3A%3Aarticle.article, as encodeURIComponent writes it).
+func uidParam(c echo.Context) string {
+	p := c.Param("uid")
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
+}

@@ -73,7 +73,7 @@ func (s *Server) listDefinitions(kind string) echo.HandlerFunc {
 func (s *Server) getDefinition(kind string) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		for _, d := range s.definitions(kind) {
-			if d.UID == c.Param("uid") {
+			if d.UID == uidParam(c) {
 				return c.JSON(http.StatusOK, map[string]any{"data": d, "meta": map[string]any{}})
 			}
 		}
@@ -85,7 +85,7 @@ var singularRe = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
 func (s *Server) changeDefinition(kind string, mode engine.ChangeMode) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ch := engine.SchemaChange{Mode: mode, Kind: kind, UID: c.Param("uid"), Force: c.QueryParam("force") == "true"}
+		ch := engine.SchemaChange{Mode: mode, Kind: kind, UID: uidParam(c), Force: c.QueryParam("force") == "true"}
 		if mode != engine.ChangeDelete {
 			body, err := s.readRawJSON(c)
 			if err != nil {

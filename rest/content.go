@@ -16,7 +16,15 @@ import (
 )
 
 // collection resolves :name to a content-type of the current snapshot.
+// On the admin API's content manager the type is named by its uid (:uid).
 func (s *Server) collection(c echo.Context) (engine.Collection, error) {
+	if uid := uidParam(c); uid != "" {
+		col, ok := s.engine.CollectionByUID(uid)
+		if !ok {
+			return col, errs.NotFound()
+		}
+		return col, nil
+	}
 	col, ok := s.engine.Route(c.Param("name"))
 	if !ok {
 		return col, errs.NotFound()

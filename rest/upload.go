@@ -24,16 +24,7 @@ import (
 func (s *Server) uploadRoutes(ec *echo.Echo, g *echo.Group) {
 	up := s.cfg.Uploads
 	g.POST("/upload", s.uploadFiles)
-	g.GET("/upload/files", func(c echo.Context) error {
-		if err := can(c, upload.ActionFind); err != nil {
-			return err
-		}
-		files, err := up.List(c.Request().Context())
-		if err != nil {
-			return err
-		}
-		return c.JSON(http.StatusOK, files)
-	})
+	g.GET("/upload/files", s.listFiles)
 	g.GET("/upload/files/:id", s.fileHandler(upload.ActionFindOne, up.Get, http.StatusOK))
 	g.DELETE("/upload/files/:id", s.fileHandler(upload.ActionDestroy, up.Delete, http.StatusOK))
 	// Files are public by URL, as with Strapi's local provider; the folder
@@ -42,6 +33,18 @@ func (s *Server) uploadRoutes(ec *echo.Echo, g *echo.Group) {
 	if dir := up.LocalDir(); dir != "" {
 		ec.GET("/uploads*", echo.StaticDirectoryHandler(echo.MustSubFS(ec.Filesystem, dir), !ec.EnablePathUnescapingStaticFiles), inertFiles)
 	}
+}
+
+// GET /api/upload/files: every file, as an array.
+func (s *Server) listFiles(c echo.Context) error {
+	if err := can(c, upload.ActionFind); err != nil {
+		return err
+	}
+	files, err := s.cfg.Uploads.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, files)
 }
 
 // inertFiles serves uploads so that none can run script as the API's

@@ -83,6 +83,37 @@ func (s *Store) Files(ctx context.Context, ids []int64) ([]*upload.FileRecord, e
 	return out, rows.Err()
 }
 
+// FilePage returns one page of the files, newest first, whose name contains
+// search (any case; empty: every file), and how many match.
+func (s *Store) FilePage(ctx context.Context, offset, limit int, search string) ([]*upload.FileRecord, int64, error) {
+	where, args := "", []any{}
+	if search != "" {
+		esc := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(strings.ToLower(search))
+		args = append(args, "%"+esc+"%")
+		where = " WHERE LOWER(name) LIKE " + s.d.Placeholder(1) + ` ESCAPE '\'`
+	}
+	var total int64
+	if err := s.read.QueryRowContext(ctx, "SELECT COUNT(*) FROM stratum_files"+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	args = append(args, limit, offset)
+	rows, err := s.read.QueryContext(ctx, "SELECT "+fileCols+" FROM stratum_files"+where+" ORDER BY id DESC LIMIT "+
+		s.d.Placeholder(len(args)-1)+" OFFSET "+s.d.Placeholder(len(args)), args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []*upload.FileRecord
+	for rows.Next() {
+		r, err := scanFile(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, r)
+	}
+	return out, total, rows.Err()
+}
+
 // UpdateFile sets what is said about a file; nil fields stay.
 func (s *Store) UpdateFile(ctx context.Context, id int64, u upload.FileUpdate) error {
 	set := []string{"updated_at = " + s.d.Placeholder(1)}

@@ -69,6 +69,9 @@ type FileStore interface {
 	// means every record. Reads must not wait for a document write in
 	// progress (media are populated inside one).
 	Files(ctx context.Context, ids []int64) ([]*FileRecord, error)
+	// FilePage returns one page of the records, newest first, whose name
+	// contains search (any case; empty: all), and how many match.
+	FilePage(ctx context.Context, offset, limit int, search string) ([]*FileRecord, int64, error)
 	UpdateFile(ctx context.Context, id int64, u FileUpdate) error
 	// ReplaceFile writes every column of r's row but its ids and creation.
 	ReplaceFile(ctx context.Context, r *FileRecord) error
@@ -245,6 +248,20 @@ func (s *Service) List(ctx context.Context) ([]*File, error) {
 		out[i] = r.View()
 	}
 	return out, nil
+}
+
+// Page returns one page of the files (page from 1), newest first, whose
+// name contains search, and how many match: the admin's media library.
+func (s *Service) Page(ctx context.Context, page, pageSize int, search string) ([]*File, int64, error) {
+	rows, total, err := s.files.FilePage(ctx, (page-1)*pageSize, pageSize, search)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*File, len(rows))
+	for i, r := range rows {
+		out[i] = r.View()
+	}
+	return out, total, nil
 }
 
 // Get returns one file, or a 404.

@@ -33,6 +33,9 @@ func (m *memStore) Files(context.Context, []int64) ([]*FileRecord, error) { retu
 func (m *memStore) UpdateFile(context.Context, int64, FileUpdate) error   { return nil }
 func (m *memStore) DeleteFile(context.Context, int64) error               { return nil }
 func (m *memStore) ReplaceFile(context.Context, *FileRecord) error        { return nil }
+func (m *memStore) FilePage(context.Context, int, int, string) ([]*FileRecord, int64, error) {
+	return nil, 0, nil
+}
 
 func solidPNG(w, h int) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))

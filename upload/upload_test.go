@@ -60,6 +60,12 @@ func (m *memFiles) File(_ context.Context, id int64) (*upload.FileRecord, error)
 	return &r, nil
 }
 
+// FilePage is not used by these tests (the admin's paged library is tested
+// over the real store, in rest).
+func (m *memFiles) FilePage(context.Context, int, int, string) ([]*upload.FileRecord, int64, error) {
+	return nil, 0, nil
+}
+
 func (m *memFiles) Files(_ context.Context, ids []int64) ([]*upload.FileRecord, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
