@@ -99,12 +99,12 @@ func Build(types []*ContentType, components []*Component) (*Schema, error) {
 		uids[t.UID] = true
 	}
 	for _, t := range types {
-		if attrs, w := withoutPluginRelations(t.Attributes, t.Warnings, uids); len(attrs) < len(t.Attributes) {
+		if attrs, w := withoutPluginRelations(t.Source, t.Attributes, t.Warnings, uids); len(attrs) < len(t.Attributes) {
 			t.Attributes, t.Warnings, t.byName = attrs, w, indexAttrs(attrs)
 		}
 	}
 	for _, c := range s.Components {
-		if attrs, w := withoutPluginRelations(c.Attributes, c.Warnings, uids); len(attrs) < len(c.Attributes) {
+		if attrs, w := withoutPluginRelations(c.Source, c.Attributes, c.Warnings, uids); len(attrs) < len(c.Attributes) {
 			c.Attributes, c.Warnings, c.byName = attrs, w, indexAttrs(attrs)
 		}
 	}
@@ -424,11 +424,11 @@ func pluginTarget(uid string) bool {
 // Strapi's own types that the schema does not define: Stratum does not
 // serve them yet, and a project that has one still starts (every other
 // attribute served) rather than being refused.
-func withoutPluginRelations(attrs []*Attribute, warnings []string, uids map[string]bool) ([]*Attribute, []string) {
+func withoutPluginRelations(src string, attrs []*Attribute, warnings []string, uids map[string]bool) ([]*Attribute, []string) {
 	out := attrs[:0:0]
 	for _, a := range attrs {
 		if a.Type == TypeRelation && pluginTarget(a.Target) && !uids[a.Target] {
-			warnings = append(warnings, fmt.Sprintf("attribute %q: relations to %s are not served yet: the attribute is left out", a.Name, a.Target))
+			warnings = append(warnings, fmt.Sprintf("%s: attribute %q: relations to %s are not served yet: the attribute is left out", src, a.Name, a.Target))
 			continue
 		}
 		out = append(out, a)
