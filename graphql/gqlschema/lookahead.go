@@ -89,6 +89,10 @@ func (b *builder) populate(rq *request, ct *models.ContentType, sets []*ast.Sele
 		}
 		switch a.Type {
 		case models.TypeRelation:
+			if a.IsMorph() {
+				out[a.Name] = &query.Populate{} // the members' own relations load on demand
+				continue
+			}
 			t := b.types[a.Target]
 			if t == nil {
 				continue
@@ -242,7 +246,9 @@ func (rq *request) load(p gql.ResolveParams, b *builder, e *entity, a *models.At
 
 func (b *builder) runBatch(rq *request, ctx context.Context, bt *batch, fields []*ast.Field) error {
 	var p *query.Populate
-	if bt.attr.Type == models.TypeRelation {
+	if bt.attr.IsMorph() {
+		p = &query.Populate{}
+	} else if bt.attr.Type == models.TypeRelation {
 		t := b.types[bt.attr.Target]
 		if t == nil {
 			return nil

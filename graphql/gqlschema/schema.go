@@ -69,6 +69,8 @@ type builder struct {
 	mut    gql.Fields
 	// actions maps "Query.articles" to the permission the shadow resolver needs.
 	actions map[string]string
+	// morph is the GenericMorph union, made on first use.
+	morph *gql.Union
 }
 
 // build assembles the schema of a snapshot.
@@ -332,6 +334,16 @@ func (b *builder) outputField(owner, ownerName string, a *models.Attribute) *gql
 	inComponent := b.ms.Type(owner) == nil
 	switch a.Type {
 	case models.TypeRelation:
+		if a.IsMorph() {
+			u := b.genericMorph()
+			if u == nil || inComponent {
+				return nil
+			}
+			if a.Relation == models.MorphToMany {
+				return &gql.Field{Type: gql.NewList(u), Resolve: b.resolveMorph(a)}
+			}
+			return &gql.Field{Type: u, Resolve: b.resolveMorph(a)}
+		}
 		t := b.targetOf(a)
 		if t == nil || inComponent {
 			return nil

@@ -1,0 +1,54 @@
+package rest_test
+
+import (
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// Polymorphic relations in GraphQL are the v4 plugin's GenericMorph: each
+// related document as its own type, in order, read with the page.
+func TestGraphQLGenericMorph(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		acc := e.Do("POST", "/api/accounts", map[string]any{"data": map[string]any{"handle": "ada"}}).Data()
+		page := e.Do("POST", "/api/pages", map[string]any{"data": map[string]any{"title": "P"}}).Data()
+		r := e.Do("POST", "/api/comments", map[string]any{"data": map[string]any{"body": "hi",
+			"target": map[string]any{"__type": "api::account.account", "documentId": acc["documentId"]},
+			"attachments": []any{
+				map[string]any{"__type": "api::page.page", "documentId": page["documentId"]},
+				map[string]any{"__type": "api::account.account", "documentId": acc["documentId"]},
+			}}})
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		e.Do("POST", "/api/comments", map[string]any{"data": map[string]any{"body": "alone"}})
+		q := `{ comments(sort: "body") { data { attributes { body
+			target { __typename ... on Account { handle } }
+			attachments { __typename ... on Page { title } ... on Account { handle } } } } } }`
+		res := e.Do("POST", "/graphql", map[string]any{"query": q})
+		if res.Status != 200 || res.JSON["errors"] != nil {
+			t.Fatalf("query: %d %s", res.Status, res.Body)
+		}
+		list, _ := dig(res.JSON, "data", "comments", "data").([]any)
+		if len(list) != 2 {
+			t.Fatalf("comments: %s", res.Body)
+		}
+		alone, hi := list[0], list[1]
+		if dig(alone, "attributes", "target") != nil || len(dig(alone, "attributes", "attachments").([]any)) != 0 {
+			t.Errorf("a comment without targets: %v", alone)
+		}
+		if dig(hi, "attributes", "target", "__typename") != "Account" || dig(hi, "attributes", "target", "handle") != "ada" {
+			t.Errorf("morphToOne: %v", dig(hi, "attributes", "target"))
+		}
+		if dig(hi, "attributes", "attachments", 0, "__typename") != "Page" || dig(hi, "attributes", "attachments", 0, "title") != "P" ||
+			dig(hi, "attributes", "attachments", 1, "handle") != "ada" {
+			t.Errorf("morphToMany in order: %v", dig(hi, "attributes", "attachments"))
+		}
+		// The schema names the union.
+		sdl := e.Do("POST", "/graphql", map[string]any{"query": `{ __type(name: "GenericMorph") { kind possibleTypes { name } } }`})
+		if dig(sdl.JSON, "data", "__type", "kind") != "UNION" {
+			t.Errorf("GenericMorph: %s", sdl.Body)
+		}
+	})
+}
