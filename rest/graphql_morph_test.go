@@ -52,3 +52,45 @@ func TestGraphQLGenericMorph(t *testing.T) {
 		}
 	})
 }
+
+// Relations inside components (and dynamic zone items) are typed fields
+// in GraphQL, read with the page, and their documents' own relations load
+// like any other.
+func TestGraphQLRelationsInComponents(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		acc := func(h string) any {
+			return e.Do("POST", "/api/accounts", map[string]any{"data": map[string]any{"handle": h}}).Data()["documentId"]
+		}
+		a1, a2 := acc("one"), acc("two")
+		page := e.Do("POST", "/api/pages", map[string]any{"data": map[string]any{"title": "P"}}).Data()["documentId"]
+		r := e.Do("POST", "/api/landings", map[string]any{"data": map[string]any{
+			"name": "L",
+			"ctas": []any{map[string]any{"label": "a", "owner": a1, "pages": []any{page}}, map[string]any{"label": "b", "owner": a2}},
+			"zone": []any{map[string]any{"__component": "blocks.cta", "label": "z", "owner": a2}},
+		}})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		q := `{ landings { data { attributes { name
+			ctas { label owner { data { id attributes { handle } } } pages { data { attributes { title } } } }
+			zone { __typename ... on ComponentBlocksCta { label owner { data { attributes { handle } } } } } } } } }`
+		res := e.Do("POST", "/graphql", map[string]any{"query": q})
+		if res.Status != 200 || res.JSON["errors"] != nil {
+			t.Fatalf("query: %d %s", res.Status, res.Body)
+		}
+		l := dig(res.JSON, "data", "landings", "data", 0, "attributes")
+		if dig(l, "ctas", 0, "owner", "data", "attributes", "handle") != "one" || dig(l, "ctas", 0, "owner", "data", "id") != a1 {
+			t.Errorf("owner in a component: %v", dig(l, "ctas"))
+		}
+		if dig(l, "ctas", 0, "pages", "data", 0, "attributes", "title") != "P" || dig(l, "ctas", 1, "owner", "data", "attributes", "handle") != "two" {
+			t.Errorf("pages in a component: %v", dig(l, "ctas"))
+		}
+		if list, _ := dig(l, "ctas", 1, "pages", "data").([]any); len(list) != 0 {
+			t.Errorf("no pages: %v", dig(l, "ctas", 1))
+		}
+		if dig(l, "zone", 0, "owner", "data", "attributes", "handle") != "two" {
+			t.Errorf("relation in a zone item: %v", dig(l, "zone"))
+		}
+	})
+}

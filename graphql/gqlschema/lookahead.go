@@ -171,6 +171,12 @@ func (b *builder) componentPopulate(c *models.Component, depth int) map[string]*
 			out[a.Name] = &query.Populate{Populate: b.componentPopulate(b.ms.Component(a.Component), depth+1)}
 		case models.TypeMedia:
 			out[a.Name] = &query.Populate{}
+		case models.TypeRelation:
+			// One query per relation attribute for the page, whether or not
+			// the selection names it: components are read whole.
+			if b.types[a.Target] != nil && !a.IsMorph() {
+				out[a.Name] = &query.Populate{}
+			}
 		}
 	}
 	if len(out) == 0 {

@@ -345,8 +345,15 @@ func (b *builder) outputField(owner, ownerName string, a *models.Attribute) *gql
 			return &gql.Field{Type: u, Resolve: b.resolveMorph(a)}
 		}
 		t := b.targetOf(a)
-		if t == nil || inComponent {
+		if t == nil {
 			return nil
+		}
+		if inComponent {
+			if a.IsToMany() {
+				return &gql.Field{Type: t.relation, Resolve: b.resolveComponentRelation(a, t),
+					Args: gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}}
+			}
+			return &gql.Field{Type: t.response, Resolve: b.resolveComponentRelation(a, t)}
 		}
 		if a.IsToMany() {
 			return &gql.Field{Type: t.relation, Args: b.listArgs(t.filters), Resolve: b.resolveRelation(a)}
