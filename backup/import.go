@@ -174,6 +174,9 @@ func (lr *lines) next(v any) error {
 	}
 	lr.n++
 	if err := json.Unmarshal(lr.sc.Bytes(), v); err != nil {
+		if rerr := lr.sc.Err(); rerr != nil { // the last piece before a read error
+			return lr.errorf("%v", readErr(rerr))
+		}
 		return lr.errorf("not a line of a backup (%v)", err)
 	}
 	return nil

@@ -474,7 +474,7 @@ func (t *RestoreTx) bind(k ColumnKind, raw json.RawMessage) (any, error) {
 			}
 			f, err := x.Float64()
 			if err != nil || f != math.Trunc(f) {
-				return nil, fmt.Errorf("%s is not an integer", x)
+				return nil, fmt.Errorf("%.40s is not an integer", x)
 			}
 			return int64(f), nil
 		case bool:
@@ -517,8 +517,11 @@ func (t *RestoreTx) bind(k ColumnKind, raw json.RawMessage) (any, error) {
 			return string(raw), nil
 		}
 	}
-	return nil, fmt.Errorf("unexpected value %s", raw)
+	return nil, fmt.Errorf("%.40s is not %s", raw, kindNames[k])
 }
+
+var kindNames = map[ColumnKind]string{KindText: "a text", KindInt: "an integer", KindFloat: "a number", KindBool: "a boolean",
+	KindTime: "a time", KindJSON: "JSON"}
 
 // flush writes the rows held.
 func (t *RestoreTx) flush() error {
