@@ -141,8 +141,13 @@ func answers(t *testing.T, e *testenv.Env, f fixture) map[string]any {
 	get("roles", "/admin/users-permissions/roles", "Authorization", "Bearer "+f.admin)
 	// lastUsedAt moves with every request made with the token, this one's
 	// included.
-	for _, k := range out["api tokens"].(map[string]any)["data"].([]any) {
-		delete(k.(map[string]any), "lastUsedAt")
+	if m, ok := out["api tokens"].(map[string]any); ok {
+		list, _ := m["data"].([]any)
+		for _, k := range list {
+			if k, ok := k.(map[string]any); ok {
+				delete(k, "lastUsedAt")
+			}
+		}
 	}
 	r := e.Do("POST", "/api/auth/local", map[string]any{"identifier": "ada@example.com", "password": "secret-ada"})
 	if r.Status != 200 {
@@ -311,7 +316,7 @@ func TestBadArchives(t *testing.T) {
 			{"not gzip", "not a Stratum backup", []byte(`{"format":"stratum-backup"}`)},
 			{"cut in half", "truncated", good[:len(good)/2]},
 			{"cut at the end", "truncated", good[:len(good)-6]},
-			{"damaged", "", flipped},
+			{"damaged", "damaged", flipped},
 			{"no end line", "truncated", gz(lines[:len(lines)-1]...)},
 			{"rows missing", "rows", gz(append(lines[:3:3], lines[len(lines)-1])...)},
 			{"other format", "not a Stratum backup", gz(`{"format":"something","version":1}`)},
@@ -327,9 +332,11 @@ func TestBadArchives(t *testing.T) {
 			{"media outside", "not a path inside", gz(header, `{"media":"../../etc/x","offset":0,"data":"AA=="}`)},
 			{"a line of garbage", "not a line of a backup", gz(header, `{"table":`)},
 		}
+		// One project, which every failed import must leave empty.
+		dst := start(t, db(t), t.TempDir())
 		for _, c := range cases {
-			dst := start(t, db(t), t.TempDir())
 			_, err := backup.Import(ctx, dst.Store, bytes.NewReader(c.data), options(dst))
+			t.Logf("%s: %v", c.name, err)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 				continue

@@ -177,7 +177,7 @@ func (lr *lines) next(v any) error {
 		if rerr := lr.sc.Err(); rerr != nil { // the last piece before a read error
 			return lr.errorf("%v", readErr(rerr))
 		}
-		return lr.errorf("not a line of a backup (%v)", err)
+		return lr.errorf("the archive is damaged: not a line of a backup (%v)", err)
 	}
 	return nil
 }
