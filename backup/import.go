@@ -203,12 +203,11 @@ func readErr(err error) error {
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errors.New("the archive is truncated")
-	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, gzip.ErrHeader):
-		return fmt.Errorf("the archive is damaged (%v)", err)
 	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("a line is longer than %d MiB", maxLine>>20)
+		return fmt.Errorf("the archive is damaged: a line is longer than %d MiB", maxLine>>20)
 	}
-	return err
+	// gzip's checksum and header, flate's corrupt input, or the file.
+	return fmt.Errorf("the archive is damaged (%v)", err)
 }
 
 func contains(s []string, v string) bool {
