@@ -78,7 +78,7 @@ func (s *Store) columns(ctx context.Context, q querier, table string, documents 
 			return nil, nil, err
 		}
 		cols = append(cols, name)
-		kinds[name] = columnKind(strings.ToLower(typ), name, documents)
+		kinds[name] = columnKind(s.d.Name(), strings.ToLower(typ), name, documents)
 	}
 	return cols, kinds, rows.Err()
 }
@@ -86,7 +86,7 @@ func (s *Store) columns(ctx context.Context, q querier, table string, documents 
 // columnKind maps a declared type (PostgreSQL's data_type or SQLite's
 // declared type) to a kind. SQLite's content tables keep times and JSON in
 // TEXT columns: their names say which.
-func columnKind(typ, name string, documents bool) ColumnKind {
+func columnKind(dialect, typ, name string, documents bool) ColumnKind {
 	if documents {
 		switch name {
 		case "published_at", "created_at", "updated_at":
@@ -96,7 +96,7 @@ func columnKind(typ, name string, documents bool) ColumnKind {
 		}
 	}
 	switch {
-	case typ == "boolean" || typ == "numeric" && name != "size":
+	case typ == "boolean" || typ == "numeric" && dialect == "sqlite":
 		// SQLite's booleans were declared numeric (GORM); PostgreSQL's
 		// numeric column is the files' size.
 		return KindBool
@@ -306,10 +306,10 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 // HasContent names a table of the project that holds rows a restore would
-// replace (documents of types, files, users, admins, API tokens, webhooks),
-// or "" when there is none.
+// replace (stored definitions, documents of types, files, users, admins,
+// API tokens, webhooks), or "" when there is none.
 func (s *Store) HasContent(ctx context.Context, types []*models.ContentType) (string, int64, error) {
-	tables := []string{"up_users", "stratum_admin_users", "stratum_api_tokens", "stratum_files", "stratum_webhooks"}
+	tables := []string{"stratum_definitions", "up_users", "stratum_admin_users", "stratum_api_tokens", "stratum_files", "stratum_webhooks"}
 	for _, ct := range types {
 		tables = append(tables, ct.Table())
 	}
