@@ -44,7 +44,7 @@ func options(e *testenv.Env) backup.Options {
 
 // fixture is what the original project holds besides its documents.
 type fixture struct {
-	article, userJWT, token, admin, fileURL string
+	article, userJWT, token, full, admin, fileURL string
 	fileID                                  int64
 }
 
@@ -71,6 +71,24 @@ func seedProject(t *testing.T, e *testenv.Env) fixture {
 		t.Fatalf("token: %d %s", r.Status, r.Body)
 	}
 	f.token = r.Data()["accessKey"].(string)
+	r = e.Do("POST", "/admin/api-tokens", map[string]any{"name": "all", "type": "full-access"}, "Authorization", "Bearer "+f.admin)
+	if r.Status != 201 {
+		t.Fatalf("token: %d %s", r.Status, r.Body)
+	}
+	f.full = r.Data()["accessKey"].(string)
+	// A type defined through the admin API (stored in the database, no
+	// schema file): the restored project has no table for it yet.
+	note := `{"kind":"collectionType","collectionName":"notes","info":{"singularName":"note","pluralName":"notes"},
+		"options":{"draftAndPublish":false},"attributes":{"title":{"type":"string","required":true},"done":{"type":"boolean"}}}`
+	if r := e.Do("POST", "/admin/content-types", note, "Authorization", "Bearer "+f.admin); r.Status != 201 {
+		t.Fatalf("define notes: %d %s", r.Status, r.Body)
+	}
+	for _, title := range []string{"first", "second"} {
+		r := e.Do("POST", "/api/notes", map[string]any{"data": map[string]any{"title": title, "done": title == "first"}}, "Authorization", "Bearer "+f.full)
+		if r.Status != 201 {
+			t.Fatalf("note: %d %s", r.Status, r.Body)
+		}
+	}
 	r = e.Do("POST", "/admin/webhooks", map[string]any{"name": "build", "url": "https://build.example.com/hook", "events": []string{"entry.publish"},
 		"headers": map[string]string{"X-Key": "k"}}, "Authorization", "Bearer "+f.admin)
 	if r.Status != 201 && r.Status != 200 {
@@ -136,6 +154,8 @@ func answers(t *testing.T, e *testenv.Env, f fixture) map[string]any {
 	get("files", "/api/upload/files")
 	get("file", fmt.Sprintf("/api/upload/files/%d", f.fileID))
 	get("with token", "/api/articles?sort=id&fields[0]=title", "Authorization", "Bearer "+f.token)
+	get("notes", "/api/notes?sort=id", "Authorization", "Bearer "+f.full)
+	get("definitions", "/admin/content-types/api::note.note", "Authorization", "Bearer "+f.admin)
 	get("webhooks", "/admin/webhooks", "Authorization", "Bearer "+f.admin)
 	get("api tokens", "/admin/api-tokens", "Authorization", "Bearer "+f.admin)
 	get("roles", "/admin/users-permissions/roles", "Authorization", "Bearer "+f.admin)
@@ -196,6 +216,9 @@ func TestRoundTrip(t *testing.T) {
 	want := answers(t, src, f)
 	if list, _ := want["articles"].(map[string]any)["data"].([]any); len(list) < 5 {
 		t.Fatalf("the seed made %d articles", len(list))
+	}
+	if list, _ := want["notes"].(map[string]any)["data"].([]any); len(list) != 2 {
+		t.Fatalf("notes: %v", want["notes"])
 	}
 	cur := src
 	for i, name := range chain[1:] {
