@@ -45,7 +45,7 @@ func options(e *testenv.Env) backup.Options {
 // fixture is what the original project holds besides its documents.
 type fixture struct {
 	article, userJWT, token, full, admin, fileURL string
-	fileID                                  int64
+	fileID                                        int64
 }
 
 // seedProject fills the blog example: documents, a user, an API token, an
