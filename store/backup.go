@@ -453,11 +453,15 @@ func (t *RestoreTx) bind(k ColumnKind, raw json.RawMessage) (any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("bad value: %w", err)
+	str := func() (string, bool) {
+		if raw[0] != '"' {
+			return "", false
+		}
+		if bytes.IndexByte(raw, '\\') < 0 && len(raw) >= 2 {
+			return string(raw[1 : len(raw)-1]), true
+		}
+		var s string
+		return s, json.Unmarshal(raw, &s) == nil
 	}
 	switch k {
 	case KindJSON:
@@ -466,55 +470,46 @@ func (t *RestoreTx) bind(k ColumnKind, raw json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return b.String(), nil
+	case KindText:
+		if s, ok := str(); ok {
+			return s, nil
+		}
+		return string(raw), nil // a number or boolean kept as its text
 	case KindInt:
-		switch x := v.(type) {
-		case json.Number:
-			if n, err := x.Int64(); err == nil {
-				return n, nil
-			}
-			f, err := x.Float64()
-			if err != nil || f != math.Trunc(f) {
-				return nil, fmt.Errorf("%.40s is not an integer", x)
-			}
-			return int64(f), nil
-		case bool:
-			if x {
-				return int64(1), nil
-			}
+		switch string(raw) {
+		case "true":
+			return int64(1), nil
+		case "false":
 			return int64(0), nil
 		}
+		if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+			return n, nil
+		}
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+			return int64(f), nil
+		}
 	case KindFloat:
-		if x, ok := v.(json.Number); ok {
-			return x.Float64()
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil && raw[0] != '"' {
+			return f, nil
 		}
 	case KindBool:
-		switch x := v.(type) {
-		case bool:
-			return x, nil
-		case json.Number:
-			return x.String() != "0", nil
+		switch string(raw) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return f != 0, nil
 		}
 	case KindTime:
-		if s, ok := v.(string); ok {
-			tm, ok := parseTime(s)
-			if !ok {
-				return nil, fmt.Errorf("%q is not a time", s)
+		if s, ok := str(); ok {
+			if tm, ok := parseTime(s); ok {
+				if t.cur.Documents {
+					return t.s.d.Time(tm), nil
+				}
+				return tm.UTC(), nil
 			}
-			if t.cur.Documents {
-				return t.s.d.Time(tm), nil
-			}
-			return tm.UTC(), nil
-		}
-	case KindText:
-		switch x := v.(type) {
-		case string:
-			return x, nil
-		case json.Number:
-			return x.String(), nil
-		case bool:
-			return strconv.FormatBool(x), nil
-		default:
-			return string(raw), nil
 		}
 	}
 	return nil, fmt.Errorf("%.40s is not %s", raw, kindNames[k])
