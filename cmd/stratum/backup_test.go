@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testdb"
 )
 
 // tagProject writes a project with one type, tags, in a new folder.
@@ -72,6 +74,31 @@ func TestExportImportCommands(t *testing.T) {
 	}
 	if err := importCmd([]string{"--file", file, "--dir", to, "--force"}, &bytes.Buffer{}); err != nil {
 		t.Errorf("--force: %v", err)
+	}
+	// Through PostgreSQL and back, when there is one.
+	if pg, ok := testdb.Databases(t)["postgres"]; ok {
+		t.Setenv("DATABASE_URL", pg(t))
+		viaPG := tagProject(t)
+		if err := importCmd([]string{"--file", file, "--dir", viaPG}, &bytes.Buffer{}); err != nil {
+			t.Fatalf("into PostgreSQL: %v", err)
+		}
+		again := filepath.Join(archives, "again.gz")
+		if err := exportCmd([]string{"--file", again, "--dir", viaPG}, &bytes.Buffer{}); err != nil {
+			t.Fatalf("from PostgreSQL: %v", err)
+		}
+		t.Setenv("DATABASE_URL", "")
+		back := tagProject(t)
+		out.Reset()
+		if err := importCmd([]string{"--file", again, "--dir", back}, &out); err != nil {
+			t.Fatalf("back to SQLite: %v", err)
+		}
+		if !strings.Contains(out.String(), "1 media files (10 bytes)") {
+			t.Errorf("back to SQLite: %s", out.String())
+		}
+		if err := importCmd([]string{"--file", again, "--dir", back}, &bytes.Buffer{}); err == nil ||
+			!strings.Contains(err.Error(), "already has 1 rows in stratum_api_tokens") {
+			t.Errorf("the token did not come back: %v", err)
+		}
 	}
 	if err := importCmd([]string{"--file", filepath.Join(archives, "missing"), "--dir", to}, &bytes.Buffer{}); err == nil ||
 		!strings.Contains(err.Error(), "no such file") {
