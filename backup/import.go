@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/stratum-cms/stratum/internal/progress"
@@ -113,7 +114,7 @@ func Import(ctx context.Context, st *store.Store, r io.Reader, o Options) (*Summ
 				}
 				if len(l.Row) != len(cols) {
 					for c := range l.Row {
-						if !contains(cols, c) {
+						if !slices.Contains(cols, c) {
 							return lr.errorf("a row of %s has a column %q its start did not name", table, c)
 						}
 					}
@@ -208,15 +209,6 @@ func readErr(err error) error {
 	}
 	// gzip's checksum and header, flate's corrupt input, or the file.
 	return fmt.Errorf("the archive is damaged (%v)", err)
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // mediaWriter writes media files: parts go to a temporary file, renamed

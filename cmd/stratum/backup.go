@@ -32,8 +32,11 @@ func exportCmd(args []string, out io.Writer) error {
 	}
 	defer a.Close()
 	o := backupOptions(a, false)
-	if *file == "-" {
-		_, err := backup.Export(context.Background(), a.Store, os.Stdout, o)
+	if *file == "-" { // the summary goes with the progress, to stderr
+		sum, err := backup.Export(context.Background(), a.Store, os.Stdout, o)
+		if err == nil {
+			fmt.Fprintf(progressOut, "exported %d tables (%d rows) and %d media files (%d bytes)\n", sum.Tables, sum.Rows, sum.Media, sum.Bytes)
+		}
 		return err
 	}
 	f, err := os.CreateTemp(filepath.Dir(*file), "."+filepath.Base(*file)+".partial-*")
