@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stratum-cms/stratum/app"
 	"github.com/stratum-cms/stratum/auth"
@@ -372,4 +373,60 @@ func TestBadArchives(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestExportWhileWriting: an export reads one snapshot while documents are
+// being created: every table's rows match the count taken at its start
+// (Export checks it), and the archive restores.
+func TestExportWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		src := start(t, db(t), t.TempDir())
+		stop, done := make(chan struct{}), make(chan int)
+		go func() {
+			n := 0
+			for {
+				select {
+				case <-stop:
+					done <- n
+					return
+				default:
+				}
+				body, _ := json.Marshal(map[string]any{"data": map[string]any{"name": fmt.Sprintf("tag %d", n)}})
+				res, err := http.Post(src.URL+"/api/tags", "application/json", bytes.NewReader(body))
+				if err == nil {
+					res.Body.Close()
+					n++
+				}
+			}
+		}()
+		var archive bytes.Buffer
+		for i := 0; i < 2; i++ {
+			archive.Reset()
+			// Progress lines come between a table's count and its rows:
+			// slow ones give the writer time to add rows there.
+			o := options(src)
+			o.Progress = slowWriter{}
+			if _, err := backup.Export(ctx, src.Store, &archive, o); err != nil {
+				close(stop)
+				<-done
+				t.Fatalf("export %d while writing: %v", i, err)
+			}
+		}
+		close(stop)
+		if n := <-done; n == 0 {
+			t.Fatal("no tag was written during the exports")
+		}
+		dst := start(t, db(t), t.TempDir())
+		if _, err := backup.Import(ctx, dst.Store, bytes.NewReader(archive.Bytes()), options(dst)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+type slowWriter struct{}
+
+func (slowWriter) Write(b []byte) (int, error) {
+	time.Sleep(60 * time.Millisecond)
+	return len(b), nil
 }
