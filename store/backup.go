@@ -545,21 +545,15 @@ func (t *RestoreTx) flush() error {
 // tables.
 func (t *RestoreTx) finish() error {
 	for _, tbl := range t.tables {
-		if t.s.d.Name() == "postgres" && slices.Contains(tbl.Columns, "id") {
-			if _, err := t.tx.ExecContext(t.ctx, "SELECT setval(pg_get_serial_sequence("+lit(quote(tbl.Name))+", 'id'), "+
-				"GREATEST((SELECT MAX(id) FROM "+quote(tbl.Name)+"), 1), (SELECT MAX(id) FROM "+quote(tbl.Name)+") IS NOT NULL)"); err != nil {
-				return fmt.Errorf("sequence of %s: %w", tbl.Name, err)
+		if slices.Contains(tbl.Columns, "id") {
+			if err := moveSequence(t.ctx, t.tx, t.s.d, tbl.Name); err != nil {
+				return err
 			}
 		}
-		if !tbl.Documents {
-			continue
-		}
-		if err := recount(t.ctx, t.tx, t.s.d, tbl.Name); err != nil {
-			return fmt.Errorf("count %s: %w", tbl.Name, err)
-		}
-		if _, err := t.tx.ExecContext(t.ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+t.s.d.Placeholder(1)+
-			", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl.Name); err != nil {
-			return err
+		if tbl.Documents {
+			if err := recountChanged(t.ctx, t.tx, t.s.d, tbl.Name); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
