@@ -55,8 +55,10 @@ func TestExportImportCommands(t *testing.T) {
 	if !strings.Contains(prog.String(), "export: stratum_api_tokens: 1 written in") {
 		t.Errorf("export progress:\n%s", prog.String())
 	}
-	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("the archive's mode: %v %v", fi.Mode(), err)
+	if fi, err := os.Stat(file); err != nil {
+		t.Error(err)
+	} else if fi.Mode().Perm() != 0o600 {
+		t.Errorf("the archive's mode: %v", fi.Mode())
 	}
 	if entries, _ := os.ReadDir(archives); len(entries) != 1 {
 		t.Errorf("beside the archive: %v", entries)
