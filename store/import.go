@@ -208,25 +208,42 @@ func (s *Store) FinishImport(ctx context.Context, types []*models.ContentType) e
 		tables = append(tables, ct.Table())
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if s.d.Name() == "postgres" {
-			for _, tbl := range tables {
-				if _, err := tx.ExecContext(ctx, "SELECT setval(pg_get_serial_sequence("+lit(quote(tbl))+", 'id'), "+
-					"GREATEST((SELECT MAX(id) FROM "+quote(tbl)+"), 1), (SELECT MAX(id) FROM "+quote(tbl)+") IS NOT NULL)"); err != nil {
-					return fmt.Errorf("sequence of %s: %w", tbl, err)
-				}
+		for _, tbl := range tables {
+			if err := moveSequence(ctx, tx, s.d, tbl); err != nil {
+				return err
 			}
 		}
 		for _, ct := range types {
-			if err := recount(ctx, tx, s.d, ct.Table()); err != nil {
-				return fmt.Errorf("count %s: %w", ct.Table(), err)
-			}
-			if _, err := tx.ExecContext(ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+s.d.Placeholder(1)+
-				", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", ct.Table()); err != nil {
+			if err := recountChanged(ctx, tx, s.d, ct.Table()); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// moveSequence moves PostgreSQL's sequence of a table's id past the ids
+// written with their values (SQLite's AUTOINCREMENT follows them itself).
+func moveSequence(ctx context.Context, q querier, d Dialect, tbl string) error {
+	if d.Name() != "postgres" {
+		return nil
+	}
+	if _, err := q.ExecContext(ctx, "SELECT setval(pg_get_serial_sequence("+lit(quote(tbl))+", 'id'), "+
+		"GREATEST((SELECT MAX(id) FROM "+quote(tbl)+"), 1), (SELECT MAX(id) FROM "+quote(tbl)+") IS NOT NULL)"); err != nil {
+		return fmt.Errorf("sequence of %s: %w", tbl, err)
+	}
+	return nil
+}
+
+// recountChanged makes a document table's counters again from its rows and
+// moves its version, so cached totals are dropped.
+func recountChanged(ctx context.Context, q querier, d Dialect, tbl string) error {
+	if err := recount(ctx, q, d, tbl); err != nil {
+		return fmt.Errorf("count %s: %w", tbl, err)
+	}
+	_, err := q.ExecContext(ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+d.Placeholder(1)+
+		", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl)
+	return err
 }
 
 // importMarkKey is the stratum_meta key that records the source of an

@@ -56,7 +56,7 @@ func (im *importer) importType(ct *models.ContentType) error {
 	}
 	// Rows are written as they are read, a batch per transaction, so a
 	// large table is never held in memory.
-	im.prog.start(ct.UID, int(total))
+	im.prog.Start(ct.UID, int(total))
 	rows := make([]*engine.Row, 0, im.o.Batch)
 	flush := func() error {
 		if len(rows) == 0 {
@@ -75,7 +75,7 @@ func (im *importer) importType(ct *models.ContentType) error {
 			})
 		}
 		im.rep.Counts[ct.UID] += len(rows)
-		im.prog.add(len(rows))
+		im.prog.Add(len(rows))
 		rows = rows[:0]
 		return err
 	}
@@ -94,7 +94,7 @@ func (im *importer) importType(ct *models.ContentType) error {
 	if err == nil {
 		err = flush()
 	}
-	im.prog.finish()
+	im.prog.Finish()
 	return err
 }
 

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stratum-cms/stratum/internal/progress"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/store"
 )
@@ -64,7 +65,7 @@ type importer struct {
 	dst     Target
 	o       Options
 	rep     *Report
-	prog    *progress
+	prog    *progress.Progress
 	docIDs  map[string]map[int64]string // table -> row id -> documentId
 	comps   map[string]*compData        // component uid -> its rows
 	media   map[string]map[int64]map[string][]int64
@@ -83,8 +84,8 @@ func Run(ctx context.Context, src Source, dst Target, o Options) (*Report, error
 	if err := dst.BeginImport(ctx, src.Identity(), o.Schema.Types, o.Force); err != nil {
 		return im.rep, fmt.Errorf("import: %w", err)
 	}
-	im.prog = newProgress(o.Progress, o.Bar)
-	defer im.prog.done()
+	im.prog = progress.New(o.Progress, o.Bar, "import")
+	defer im.prog.Done()
 	steps := []struct {
 		name string
 		fn   func() error
@@ -152,7 +153,7 @@ func (im *importer) notImported() {
 
 // batch writes items in transactions of o.Batch.
 func batch[T any](im *importer, label string, items []T, put func(*store.ImportTx, T) error) error {
-	im.prog.start(label, len(items))
+	im.prog.Start(label, len(items))
 	for i := 0; i < len(items); i += im.o.Batch {
 		part := items[i:min(i+im.o.Batch, len(items))]
 		err := im.dst.Import(im.ctx, func(tx *store.ImportTx) error {
@@ -166,9 +167,9 @@ func batch[T any](im *importer, label string, items []T, put func(*store.ImportT
 		if err != nil {
 			return err
 		}
-		im.prog.add(len(part))
+		im.prog.Add(len(part))
 	}
-	im.prog.finish()
+	im.prog.Finish()
 	return nil
 }
 

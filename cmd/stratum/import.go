@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/stratum-cms/stratum/store"
 	"github.com/stratum-cms/stratum/strapiimport"
@@ -26,10 +27,15 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// importCmd is `stratum import strapi --from URL [--dir DIR] [--uploads DIR]`.
+// importCmd is `stratum import strapi --from URL [--dir DIR] [--uploads DIR]`,
+// or `stratum import --file F` (a backup: importFileCmd).
 func importCmd(args []string, out io.Writer) error {
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		return importFileCmd(args, out)
+	}
 	if len(args) == 0 || args[0] != "strapi" {
-		return fmt.Errorf("usage: stratum import strapi --from STRAPI_DATABASE_URL [--dir PROJECT] [--uploads DIR] [--force]")
+		return fmt.Errorf("usage: stratum import strapi --from STRAPI_DATABASE_URL [--dir PROJECT] [--uploads DIR] [--force]\n" +
+			"       stratum import --file FILE [--dir PROJECT] [--force]")
 	}
 	fs := flag.NewFlagSet("import strapi", flag.ContinueOnError)
 	from := fs.String("from", "", "the Strapi database: a postgres:// URL or a SQLite file")

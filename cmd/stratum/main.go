@@ -19,6 +19,8 @@ Usage:
   stratum health [--dir DIR] [--url URL]            exit 0 when the project's server answers /_health with 200
   stratum import strapi --from STRAPI_DATABASE_URL [--dir DIR] [--uploads DIR]
                                                     import a Strapi 5 database (PostgreSQL or SQLite)
+  stratum export --file FILE [--dir DIR]            write a backup of the project (database and local media)
+  stratum import --file FILE [--dir DIR] [--force]  restore a backup into a project (empty unless --force)
   stratum admin create --email E --password P [--dir DIR]
                                                     create an admin of the admin API
   stratum token create --name N --type read-only|full-access|custom
@@ -51,6 +53,8 @@ func main() {
 		err = checkCmd(os.Args[2:], os.Stdout)
 	case "import":
 		err = importCmd(os.Args[2:], os.Stdout)
+	case "export":
+		err = exportCmd(os.Args[2:], os.Stdout)
 	case "openapi":
 		err = openAPICmd(os.Args[2:], os.Stdout)
 	case "-h", "--help", "help":

@@ -1,4 +1,8 @@
-package strapiimport
+// Package progress reports the progress of long work (imports, exports):
+// a bar per step on a terminal (vbauerster/mpb), otherwise plain lines: one
+// when a step starts, then at most one every few seconds, and one when it
+// ends.
+package progress
 
 import (
 	"fmt"
@@ -9,11 +13,11 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 )
 
-// progress reports the rows written. On a terminal, a bar per step
-// (vbauerster/mpb); otherwise plain lines: one when a step starts, then at
-// most one every few seconds, and one when it ends.
-type progress struct {
+// Progress reports the rows written by the steps of one piece of work.
+// A nil writer reports nothing.
+type Progress struct {
 	w          io.Writer
+	prefix     string
 	bars       *mpb.Progress
 	bar        *mpb.Bar
 	label      string
@@ -22,15 +26,18 @@ type progress struct {
 	every      time.Duration
 }
 
-func newProgress(w io.Writer, bar bool) *progress {
-	p := &progress{w: w, every: 2 * time.Second}
+// New reports to w; bar draws bars (w is a terminal); prefix starts every
+// line ("import", "export").
+func New(w io.Writer, bar bool, prefix string) *Progress {
+	p := &Progress{w: w, prefix: prefix, every: 2 * time.Second}
 	if w != nil && bar {
 		p.bars = mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
 	}
 	return p
 }
 
-func (p *progress) start(label string, total int) {
+// Start begins a step of total rows.
+func (p *Progress) Start(label string, total int) {
 	p.label, p.total, p.n = label, total, 0
 	p.from, p.last = time.Now(), time.Now()
 	if p.w == nil || total == 0 {
@@ -42,10 +49,11 @@ func (p *progress) start(label string, total int) {
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.Elapsed(decor.ET_STYLE_GO)))
 		return
 	}
-	fmt.Fprintf(p.w, "import: %s: %d to write\n", label, total)
+	fmt.Fprintf(p.w, "%s: %s: %d to write\n", p.prefix, label, total)
 }
 
-func (p *progress) add(n int) {
+// Add counts n more rows of the step.
+func (p *Progress) Add(n int) {
 	p.n += n
 	switch {
 	case p.w == nil:
@@ -53,23 +61,24 @@ func (p *progress) add(n int) {
 		p.bar.IncrBy(n)
 	case time.Since(p.last) >= p.every && p.n < p.total:
 		p.last = time.Now()
-		fmt.Fprintf(p.w, "import: %s: %d/%d (%d%%)\n", p.label, p.n, p.total, p.n*100/max(p.total, 1))
+		fmt.Fprintf(p.w, "%s: %s: %d/%d (%d%%)\n", p.prefix, p.label, p.n, p.total, p.n*100/max(p.total, 1))
 	}
 }
 
-func (p *progress) finish() {
+// Finish ends the step.
+func (p *Progress) Finish() {
 	switch {
 	case p.w == nil || p.total == 0:
 	case p.bar != nil:
 		p.bar.SetTotal(int64(p.n), true) // rows skipped end the bar too
 		p.bar = nil
 	default:
-		fmt.Fprintf(p.w, "import: %s: %d written in %s\n", p.label, p.n, time.Since(p.from).Round(time.Millisecond))
+		fmt.Fprintf(p.w, "%s: %s: %d written in %s\n", p.prefix, p.label, p.n, time.Since(p.from).Round(time.Millisecond))
 	}
 }
 
-// done waits for the bars to be drawn for the last time.
-func (p *progress) done() {
+// Done waits for the bars to be drawn for the last time.
+func (p *Progress) Done() {
 	if p.bars != nil {
 		if p.bar != nil { // a step that failed: its bar ends where it stopped
 			p.bar.Abort(false)
