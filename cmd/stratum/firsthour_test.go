@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -75,8 +76,17 @@ func TestHealthDefaultsToTheProject(t *testing.T) {
 func TestSeedTwice(t *testing.T) {
 	clearSecrets(t)
 	dir := copyBlog(t)
+	var out bytes.Buffer
+	progressOut = &out
+	t.Cleanup(func() { progressOut = os.Stderr })
 	if err := seed([]string{"--dir", dir, "--articles", "20"}); err != nil {
 		t.Fatal(err)
+	}
+	// Not a terminal: plain lines, one when a step starts and one when it ends.
+	for _, want := range []string{"seed: articles: 20 to write\n", "seed: articles: 20 written in ", "seed: authors, categories and tags: "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, out.String())
+		}
 	}
 	if err := seed([]string{"--dir", dir, "--articles", "20"}); err != nil {
 		t.Fatalf("a second seed: %v (want a message, not an error)", err)

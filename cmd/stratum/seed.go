@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/examples/blogseed"
+	"github.com/stratum-cms/stratum/internal/progress"
 )
 
 // seed fills the blog example with realistic documents, for benchmarks and
@@ -27,7 +28,9 @@ func seed(args []string) error {
 	}
 	defer a.Close()
 	start := time.Now()
-	st, err := blogseed.Seed(context.Background(), a.Engine, *n)
+	prog := progress.New(progressOut, isTerminal(progressOut), "seed")
+	st, err := blogseed.SeedWithProgress(context.Background(), a.Engine, *n, prog)
+	prog.Done()
 	if errors.Is(err, blogseed.ErrSeeded) {
 		fmt.Println(err) // nothing to do is not a failure
 		return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/internal/progress"
 	"github.com/stratum-cms/stratum/query"
 )
 
@@ -25,6 +26,15 @@ var ErrSeeded = errors.New("already seeded")
 
 // Seed creates n articles with their authors, categories and tags.
 func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
+	return SeedWithProgress(ctx, e, n, nil)
+}
+
+// SeedWithProgress is Seed reporting the documents written to p (nil: no
+// report).
+func SeedWithProgress(ctx context.Context, e *engine.Engine, n int, p *progress.Progress) (Stats, error) {
+	if p == nil {
+		p = progress.New(nil, false, "")
+	}
 	var st Stats
 	get := func(name string) (engine.Collection, error) {
 		c, ok := e.Route(name)
@@ -61,6 +71,7 @@ func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
 		return d.DocumentID, nil
 	}
 	var authorIDs, catIDs, tagIDs []string
+	p.Start("authors, categories and tags", max(n/100, 5)+len(topics)+40)
 	for i := 0; i < max(n/100, 5); i++ {
 		id, err := mk(cols["authors"], map[string]any{"name": fmt.Sprintf("%s %s", pick(r, firstNames), pick(r, lastNames)),
 			"email": fmt.Sprintf("author%d@example.com", i), "bio": sentence(r, 20)})
@@ -68,6 +79,7 @@ func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
 			return st, err
 		}
 		authorIDs = append(authorIDs, id)
+		p.Add(1)
 	}
 	for _, name := range topics {
 		id, err := mk(cols["categories"], map[string]any{"name": name, "description": sentence(r, 12)})
@@ -75,6 +87,7 @@ func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
 			return st, err
 		}
 		catIDs = append(catIDs, id)
+		p.Add(1)
 	}
 	for i := 0; i < 40; i++ {
 		id, err := mk(cols["tags"], map[string]any{"name": fmt.Sprintf("%s-%d", pick(r, words), i)})
@@ -82,12 +95,17 @@ func Seed(ctx context.Context, e *engine.Engine, n int) (Stats, error) {
 			return st, err
 		}
 		tagIDs = append(tagIDs, id)
+		p.Add(1)
 	}
+	p.Finish()
+	p.Start("articles", n)
 	for i := 0; i < n; i++ {
 		if _, err := mk(cols["articles"], article(r, i, authorIDs, catIDs, tagIDs)); err != nil {
 			return st, fmt.Errorf("article %d: %w", i, err)
 		}
+		p.Add(1)
 	}
+	p.Finish()
 	return Stats{Articles: n, Authors: len(authorIDs), Categories: len(catIDs), Tags: len(tagIDs)}, nil
 }
 
