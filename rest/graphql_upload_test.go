@@ -168,3 +168,48 @@ func dig(v any, path ...any) any {
 	}
 	return v
 }
+
+// refId, ref and field attach uploaded files to a document's media
+// attribute, as REST's upload does.
+func TestGraphQLUploadAttach(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: append(testenv.AllActions(t, ""), uploadActions...)})
+		art := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "With media"}}).Data()
+		doc := art["documentId"].(string)
+		img := string(pngOf(20, 10))
+		ops := func(q string, vars string) string {
+			b, _ := json.Marshal(map[string]any{"query": q, "variables": json.RawMessage(vars)})
+			return string(b)
+		}
+		status, _, body := gqlMultipart(t, e,
+			ops(`mutation($f: Upload!, $id: ID) { upload(file: $f, ref: "api::article.article", refId: $id, field: "cover") { data { id } } }`,
+				fmt.Sprintf(`{"f":null,"id":%q}`, doc)),
+			`{"0":["variables.f"]}`, map[string][2]string{"0": {"cover.png", img}})
+		if status != 200 || strings.Contains(string(body), "errors") {
+			t.Fatalf("upload with ref: %d %s", status, body)
+		}
+		status, _, body = gqlMultipart(t, e,
+			ops(`mutation($fs: [Upload]!, $id: ID) { multipleUpload(files: $fs, ref: "api::article.article", refId: $id, field: "gallery") { data { id } } }`,
+				fmt.Sprintf(`{"fs":[null,null],"id":%q}`, doc)),
+			`{"a":["variables.fs.0"],"b":["variables.fs.1"]}`, map[string][2]string{"a": {"g1.png", img}, "b": {"g2.png", img}})
+		if status != 200 || strings.Contains(string(body), "errors") {
+			t.Fatalf("multipleUpload with ref: %d %s", status, body)
+		}
+		got := e.Do("GET", "/api/articles/"+doc+"?status=draft&populate[0]=cover&populate[1]=gallery", nil).Data()
+		if dig(got, "cover", "name") != "cover.png" || dig(got, "gallery", 1, "name") != "g2.png" {
+			t.Errorf("attached: %v %v", got["cover"], got["gallery"])
+		}
+		// A field that is not media is refused before any file is kept.
+		before := e.Do("GET", "/api/upload/files", nil).Body
+		_, out, body := gqlMultipart(t, e,
+			ops(`mutation($f: Upload!, $id: ID) { upload(file: $f, ref: "api::article.article", refId: $id, field: "title") { data { id } } }`,
+				fmt.Sprintf(`{"f":null,"id":%q}`, doc)),
+			`{"0":["variables.f"]}`, map[string][2]string{"0": {"x.png", img}})
+		if out["errors"] == nil {
+			t.Errorf("a non-media field: %s", body)
+		}
+		if after := e.Do("GET", "/api/upload/files", nil).Body; string(after) != string(before) {
+			t.Errorf("a file was kept for a refused attach")
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/upload"
 )
@@ -175,17 +176,42 @@ func (b *builder) uploads(media *upload.Service) {
 			}
 			return fileOf(f), nil
 		}}
+	// refId, ref and field attach the uploaded files to a document's media
+	// attribute, as REST's upload does (the type's update permission).
+	target := func(p gql.ResolveParams) (*engine.MediaTarget, error) {
+		s := func(k string) string { v, _ := p.Args[k].(string); return v }
+		return b.srv.eng.MediaTarget(p.Context, access(p.Context), s("ref"), s("refId"), s("field"))
+	}
+	attach := func(p gql.ResolveParams, t *engine.MediaTarget, files []*fileValue) error {
+		ids := make([]int64, 0, len(files))
+		for _, f := range files {
+			if id, err := strconv.ParseInt(string(f.m["id"]), 10, 64); err == nil {
+				ids = append(ids, id)
+			}
+		}
+		return b.srv.eng.AttachMedia(p.Context, access(p.Context), t, ids)
+	}
 	b.mut["upload"] = &gql.Field{Type: gql.NewNonNull(sh.uploadResponse),
-		Args: gql.FieldConfigArgument{"file": {Type: gql.NewNonNull(uploadScalar)}, "info": {Type: info}},
+		Args: gql.FieldConfigArgument{"refId": {Type: gql.ID}, "ref": {Type: gql.String}, "field": {Type: gql.String},
+			"info": {Type: info}, "file": {Type: gql.NewNonNull(uploadScalar)}},
 		Resolve: func(p gql.ResolveParams) (any, error) {
 			if err := can(p.Context, upload.ActionUpload); err != nil {
 				return nil, err
 			}
+			t, err := target(p)
+			if err != nil {
+				return nil, err
+			}
 			u, _ := p.Args["file"].(*Upload)
-			return save(p.Context, u, fileInfo(p.Args["info"]))
+			f, err := save(p.Context, u, fileInfo(p.Args["info"]))
+			if err != nil {
+				return nil, err
+			}
+			return f, attach(p, t, []*fileValue{f})
 		}}
 	b.mut["multipleUpload"] = &gql.Field{Type: gql.NewNonNull(gql.NewList(sh.uploadResponse)),
-		Args: gql.FieldConfigArgument{"files": {Type: gql.NewNonNull(gql.NewList(uploadScalar))}},
+		Args: gql.FieldConfigArgument{"refId": {Type: gql.ID}, "ref": {Type: gql.String}, "field": {Type: gql.String},
+			"files": {Type: gql.NewNonNull(gql.NewList(uploadScalar))}},
 		Resolve: func(p gql.ResolveParams) (any, error) {
 			if err := can(p.Context, upload.ActionUpload); err != nil {
 				return nil, err
@@ -193,6 +219,10 @@ func (b *builder) uploads(media *upload.Service) {
 			list, _ := p.Args["files"].([]any)
 			if len(list) == 0 {
 				return nil, errs.Errorf(errs.KindValidation, "Files are empty")
+			}
+			t, err := target(p)
+			if err != nil {
+				return nil, err
 			}
 			out := make([]*fileValue, 0, len(list))
 			for _, it := range list {
@@ -203,7 +233,7 @@ func (b *builder) uploads(media *upload.Service) {
 				}
 				out = append(out, f)
 			}
-			return out, nil
+			return out, attach(p, t, out)
 		}}
 	b.mut["updateFileInfo"] = &gql.Field{Type: gql.NewNonNull(sh.uploadResponse),
 		Args: gql.FieldConfigArgument{"id": {Type: gql.NewNonNull(gql.ID)}, "info": {Type: info}},
