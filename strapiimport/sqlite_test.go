@@ -128,6 +128,9 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`INSERT INTO pins_items_mph VALUES (1, 1, 1, 'api::tag.tag', NULL, 3), (2, 1, 2, 'api::article.article', NULL, 1),
 			(3, 1, 2, 'api::tag.tag', NULL, 2), (4, 1, 1, 'api::article.article', NULL, 4), (5, 1, 9, 'api::tag.tag', NULL, 5),
 			(6, 2, 2, 'api::category.category', NULL, 1), (7, 3, 1, 'api::page.page', NULL, 1)`),
+		// A polymorphic list per version: the draft's and the published row's.
+		s(`CREATE TABLE articles_mentions_mph (id integer primary key, article_id integer, mentions_id integer, mentions_type varchar, field varchar, "order" float)`),
+		s(`INSERT INTO articles_mentions_mph VALUES (1, 1, 1, 'api::tag.tag', NULL, 1), (2, 2, 2, 'api::tag.tag', NULL, 2), (3, 2, 1, 'api::category.category', NULL, 1)`),
 		// A type whose schema file the project does not have.
 		s(`CREATE TABLE pages (id integer primary key, document_id varchar, title varchar)`),
 		s(`INSERT INTO pages VALUES (1, 'pppppppppppppppppppppppp', 'About')`),
@@ -226,6 +229,8 @@ func TestImportStrapiSQLite(t *testing.T) {
 			{"/api/pins?populate=items&sort=id", `first: [api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First, api::tag.tag tttttttttttttttttttttt02 two, api::tag.tag tttttttttttttttttttttt01 one] | ` +
 				`second: [api::category.category cccccccccccccccccccccccc Science] | empty: [] | elsewhere: []`},
 			// Row 1 is the article's draft: the published version answers.
+			{"/api/articles?populate=mentions&fields[0]=title", `: [api::category.category cccccccccccccccccccccccc Science, api::tag.tag tttttttttttttttttttttt02 two]`},
+			{"/api/articles?populate=mentions&fields[0]=title&status=draft", `: [api::tag.tag tttttttttttttttttttttt01 one]`},
 			{"/api/pins?populate[items]=true&populate[target]=true&filters[label][$eq]=first", `first: api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First [api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First, api::tag.tag tttttttttttttttttttttt02 two, api::tag.tag tttttttttttttttttttttt01 one]`},
 		} {
 			st, got := get(c.path, "public", nil)
@@ -304,6 +309,9 @@ func morphSummary(t *testing.T, body string) string {
 		var label string
 		_ = json.Unmarshal(p["label"], &label)
 		line := label + ":"
+		if raw, ok := p["mentions"]; ok {
+			p["items"] = raw
+		}
 		if raw, ok := p["target"]; ok {
 			line += " " + one(raw)
 		}

@@ -324,7 +324,9 @@ func TestImportStrapiPostgres(t *testing.T) {
 			t.Errorf("GET %s: %d %s", inv.Request.Path, status, short(got))
 		} else {
 			b, _ := json.Marshal(got)
-			var res struct{ Data struct{ Articles []struct{ ID int } } }
+			var res struct {
+				Data struct{ Articles []struct{ ID int } }
+			}
 			_ = json.Unmarshal(b, &res)
 			var ids []int
 			for _, a := range res.Data.Articles {
