@@ -154,7 +154,7 @@ func (im *importer) loadOwner(label, table string, attrs []*models.Attribute) (*
 	} else if hasCmp {
 		im.rep.skip("%s: no table %s in the Strapi database: its components are not imported", label, ct)
 	}
-	if err := im.preloadMorphs(od, attrs, table); err != nil {
+	if err := im.preloadMorphs(label, od, attrs, table); err != nil {
 		return nil, err
 	}
 	return od, nil

@@ -115,8 +115,18 @@ func (im *importer) morphValue(label string, a *models.Attribute, od *ownerData,
 
 // preloadMorphs reads the documentIds of every type a polymorphic relation
 // points at, before the owner's rows stream.
-func (im *importer) preloadMorphs(od *ownerData, attrs []*models.Attribute, table string) error {
+func (im *importer) preloadMorphs(label string, od *ownerData, attrs []*models.Attribute, table string) error {
 	uids := map[string]bool{}
+	var toOne []string
+	for _, a := range attrs {
+		if a.Relation == models.MorphToOne && a.IsMorph() {
+			toOne = append(toOne, a.Name)
+		}
+	}
+	if len(toOne) > 1 {
+		im.rep.warn("%s: %s are morphToOne relations, which Strapi keeps in the same two columns (target_id, target_type): each gets their value",
+			label, strings.Join(toOne, ", "))
+	}
 	for _, a := range attrs {
 		if !a.IsMorph() {
 			continue
