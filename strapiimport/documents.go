@@ -20,7 +20,9 @@ import (
 //     row id, type, field, order) and one table per component: Stratum keeps
 //     them inline, with their ids;
 //   - media in `files_related_mph` (file, related row, its type, field,
-//     order): Stratum keeps the file ids.
+//     order): Stratum keeps the file ids;
+//   - polymorphic relations in the owner's row or `<table>_<attr>_mph`
+//     (morphs.go): Stratum keeps {__type, documentId} items, in order.
 
 func (im *importer) documents() error {
 	if err := im.loadMedia(); err != nil {
@@ -159,6 +161,14 @@ func (im *importer) values(label, table string, attrs []*models.Attribute, od *o
 				sv = bv
 			}
 			m[a.Name] = sv
+		case a.IsMorph():
+			v, ok, err := im.morphValue(label, a, od, id, r)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				m[a.Name] = v
+			}
 		case a.Type == models.TypeRelation:
 			rel, ok := od.rels[a.Name]
 			if !ok {

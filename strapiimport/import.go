@@ -1,8 +1,8 @@
 // Package strapiimport moves a Strapi 5 database into a Stratum project
 // (`stratum import strapi`): documents in every locale and both versions,
-// components and dynamic zones, relations in their order, media, users,
-// roles and permissions, API tokens and admins, with their ids and
-// documentIds.
+// components and dynamic zones, relations in their order (polymorphic ones
+// too), media, users, roles and permissions, API tokens and admins, with
+// their ids and documentIds.
 //
 // It speaks no SQL: Strapi's tables are read through store.StrapiSource,
 // and rows are written through store.ImportTx, as upserts on their ids, so

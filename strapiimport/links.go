@@ -10,6 +10,9 @@ import (
 type ownerData struct {
 	rels map[string]map[int64][]int64 // attribute -> owner row id -> target row ids, in order
 	cmps map[int64][]cmpRef           // owner row id -> its components
+	// morphs: morphToMany attribute -> owner row id -> targets, in order.
+	morphs map[string]map[int64][]morphRef
+	warned map[string]bool // attributes already named in the report
 }
 
 type cmpRef struct {
@@ -56,14 +59,24 @@ func (im *importer) loadMedia() error {
 
 // loadOwner reads the join tables of a type's or component's attributes.
 func (im *importer) loadOwner(label, table string, attrs []*models.Attribute) (*ownerData, error) {
-	od := &ownerData{rels: map[string]map[int64][]int64{}, cmps: map[int64][]cmpRef{}}
+	od := &ownerData{rels: map[string]map[int64][]int64{}, cmps: map[int64][]cmpRef{},
+		morphs: map[string]map[int64][]morphRef{}, warned: map[string]bool{}}
 	for _, a := range attrs {
 		if a.Type != models.TypeRelation || !a.IsOwner() {
 			continue
 		}
-		if a.IsMorph() {
-			im.rep.skip("%s.%s: polymorphic relations are not imported", label, a.Name)
+		if a.Relation == models.MorphToMany {
+			m, ok, err := im.loadMorph(label, table, a)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				od.morphs[a.Name] = m
+			}
 			continue
+		}
+		if a.IsMorph() {
+			continue // morphToOne: columns of the owner's rows
 		}
 		target := im.o.Schema.Type(a.Target)
 		if target == nil {
@@ -140,6 +153,9 @@ func (im *importer) loadOwner(label, table string, attrs []*models.Attribute) (*
 		}
 	} else if hasCmp {
 		im.rep.skip("%s: no table %s in the Strapi database: its components are not imported", label, ct)
+	}
+	if err := im.preloadMorphs(label, od, attrs, table); err != nil {
+		return nil, err
 	}
 	return od, nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -74,9 +75,10 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`INSERT INTO up_roles VALUES (2, 'rrrrrrrrrrrrrrrrrrrrrr02', 'Public', 'Public', 'public', ?, ?, ?, NULL, NULL, NULL)`, ms, ms, ms),
 		s(`CREATE TABLE up_permissions (id integer primary key, document_id varchar, action varchar, created_at datetime, updated_at datetime)`),
 		s(`INSERT INTO up_permissions (id, action, created_at) VALUES (1, 'api::article.article.find', ?), (2, 'api::article.article.findOne', ?),
-			(3, 'plugin::users-permissions.auth.callback', ?), (4, 'api::category.category.find', ?), (5, 'api::tag.tag.find', ?), (6, 'api::tag.tag.findOne', ?)`, ms, ms, ms, ms, ms, ms),
+			(3, 'plugin::users-permissions.auth.callback', ?), (4, 'api::category.category.find', ?), (5, 'api::tag.tag.find', ?), (6, 'api::tag.tag.findOne', ?),
+			(7, 'api::pin.pin.find', ?)`, ms, ms, ms, ms, ms, ms, ms),
 		s(`CREATE TABLE up_permissions_role_lnk (id integer primary key, permission_id integer, role_id integer, permission_ord float)`),
-		s(`INSERT INTO up_permissions_role_lnk VALUES (1, 1, 2, 1), (2, 2, 2, 2), (3, 3, 2, 3), (4, 4, 2, 4), (5, 5, 2, 5), (6, 6, 2, 6)`),
+		s(`INSERT INTO up_permissions_role_lnk VALUES (1, 1, 2, 1), (2, 2, 2, 2), (3, 3, 2, 3), (4, 4, 2, 4), (5, 5, 2, 5), (6, 6, 2, 6), (7, 7, 2, 7)`),
 		s(`CREATE TABLE up_users (id integer primary key, document_id varchar, username varchar, email varchar, provider varchar,
 			password varchar, reset_password_token varchar, confirmation_token varchar, confirmed boolean, blocked boolean,
 			created_at datetime, updated_at datetime, published_at datetime, created_by_id integer, updated_by_id integer, locale varchar)`),
@@ -111,6 +113,24 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		// The order is tag_ord's (neither the ids' nor inv_tag_ord's).
 		s(`CREATE TABLE tags_related_lnk (id integer primary key, tag_id integer, inv_tag_id integer, tag_ord float, inv_tag_ord float)`),
 		s(`INSERT INTO tags_related_lnk VALUES (1, 1, 1, 2, 1), (2, 1, 2, 1, 2)`),
+		// Polymorphic relations: morphToOne in the owner's row (target_id,
+		// target_type), morphToMany in pins_items_mph, ordered by "order"
+		// (not by id); a draft's and a published row's ids are the same
+		// document; a type the project lacks and a missing row are left out.
+		s(`CREATE TABLE pins (id integer primary key, document_id varchar, label varchar, target_id integer, target_type varchar,
+			created_at datetime, updated_at datetime, published_at datetime, created_by_id integer, updated_by_id integer, locale varchar)`),
+		s(`INSERT INTO pins VALUES (1, 'pinpinpinpinpinpinpin001', 'first', 1, 'api::article.article', ?, ?, ?, NULL, NULL, NULL),
+			(2, 'pinpinpinpinpinpinpin002', 'second', 2, 'api::tag.tag', ?, ?, ?, NULL, NULL, NULL),
+			(3, 'pinpinpinpinpinpinpin003', 'empty', NULL, NULL, ?, ?, ?, NULL, NULL, NULL),
+			(4, 'pinpinpinpinpinpinpin004', 'elsewhere', 1, 'api::page.page', ?, ?, ?, NULL, NULL, NULL)`,
+			ms, ms, ms, ms, ms, ms, ms, ms, ms, ms, ms, ms),
+		s(`CREATE TABLE pins_items_mph (id integer primary key, pin_id integer, items_id integer, items_type varchar, field varchar, "order" float)`),
+		s(`INSERT INTO pins_items_mph VALUES (1, 1, 1, 'api::tag.tag', NULL, 3), (2, 1, 2, 'api::article.article', NULL, 1),
+			(3, 1, 2, 'api::tag.tag', NULL, 2), (4, 1, 1, 'api::article.article', NULL, 4), (5, 1, 9, 'api::tag.tag', NULL, 5),
+			(6, 2, 2, 'api::category.category', NULL, 1), (7, 3, 1, 'api::page.page', NULL, 1)`),
+		// A polymorphic list per version: the draft's and the published row's.
+		s(`CREATE TABLE articles_mentions_mph (id integer primary key, article_id integer, mentions_id integer, mentions_type varchar, field varchar, "order" float)`),
+		s(`INSERT INTO articles_mentions_mph VALUES (1, 1, 1, 'api::tag.tag', NULL, 1), (2, 2, 2, 'api::tag.tag', NULL, 2), (3, 2, 1, 'api::category.category', NULL, 1)`),
 		// A type whose schema file the project does not have.
 		s(`CREATE TABLE pages (id integer primary key, document_id varchar, title varchar)`),
 		s(`INSERT INTO pages VALUES (1, 'pppppppppppppppppppppppp', 'About')`),
@@ -138,7 +158,7 @@ func TestImportStrapiSQLite(t *testing.T) {
 		interrupted(t, from, dir, db, 3)
 		rep := runImport(t, from, dir, db, "") // finishes the interrupted import
 		for k, n := range map[string]int{"api::article.article": 2, "api::category.category": 2, "api::tag.tag": 2, "files": 1,
-			"users": 1, "roles": 2, "permissions": 6, "admins": 1, "API tokens": 1, "webhooks": 1} {
+			"api::pin.pin": 4, "users": 1, "roles": 2, "permissions": 7, "admins": 1, "API tokens": 1, "webhooks": 1} {
 			if rep.Counts[k] != n {
 				t.Errorf("%s: %d imported, want %d (%v)", k, rep.Counts[k], n, rep.Counts)
 			}
@@ -202,6 +222,35 @@ func TestImportStrapiSQLite(t *testing.T) {
 				}
 			})
 		}
+		// Polymorphic relations, populated: the documents in Strapi's
+		// order, each with its __type, in the reader's version and locale.
+		for _, c := range []struct{ path, want string }{
+			{"/api/pins?populate=target&sort=id", `first: api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First | second: api::tag.tag tttttttttttttttttttttt02 two | empty: null | elsewhere: null`},
+			// Strapi keeps every morphToOne of a type in target_id, target_type.
+			{"/api/pins?populate=also&sort=id&filters[id][$lte]=2", `first: api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First | second: api::tag.tag tttttttttttttttttttttt02 two`},
+			{"/api/pins?populate=items&sort=id", `first: [api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First, api::tag.tag tttttttttttttttttttttt02 two, api::tag.tag tttttttttttttttttttttt01 one] | ` +
+				`second: [api::category.category cccccccccccccccccccccccc Science] | empty: [] | elsewhere: []`},
+			// Row 1 is the article's draft: the published version answers.
+			{"/api/articles?populate=mentions&fields[0]=title", `: [api::category.category cccccccccccccccccccccccc Science, api::tag.tag tttttttttttttttttttttt02 two]`},
+			{"/api/articles?populate=mentions&fields[0]=title&status=draft", `: [api::tag.tag tttttttttttttttttttttt01 one]`},
+			{"/api/pins?populate[items]=true&populate[target]=true&filters[label][$eq]=first", `first: api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First [api::article.article aaaaaaaaaaaaaaaaaaaaaaaa First, api::tag.tag tttttttttttttttttttttt02 two, api::tag.tag tttttttttttttttttttttt01 one]`},
+		} {
+			st, got := get(c.path, "public", nil)
+			if st != 200 {
+				t.Errorf("GET %s: %d %s", c.path, st, got)
+				continue
+			}
+			if s := morphSummary(t, got); s != c.want {
+				t.Errorf("GET %s:\n got  %s\n want %s\n%s", c.path, s, c.want, got)
+			}
+		}
+		for _, want := range []string{"api::pin.pin row 4: target: api::page.page 1 is not a content type of the project",
+			"api::pin.pin row 1: items: api::tag.tag row 9 not found", "api::pin.pin row 3: items: api::page.page 1 is not a content type",
+			"api::pin.pin: target, also are morphToOne relations, which Strapi keeps in the same two columns"} {
+			if !strings.Contains(strings.Join(rep.Warnings, "\n"), want) {
+				t.Errorf("the report does not warn %q: %v", want, rep.Warnings)
+			}
+		}
 		st, got := get("/api/auth/local", "public", json.RawMessage(`{"identifier":"carol@example.com","password":"Carol-pass-1"}`))
 		if st != 200 || !json.Valid([]byte(got)) || !contains(got, `"username":"carol"`) {
 			t.Errorf("login with the imported hash: %d %s", st, got)
@@ -236,6 +285,55 @@ func TestImportStrapiSQLite(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// morphSummary writes the pins of a list answer and their populated
+// polymorphic relations as "label: __type documentId title-or-name ...".
+func morphSummary(t *testing.T, body string) string {
+	t.Helper()
+	var res struct {
+		Data []map[string]json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(body), &res); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	one := func(raw json.RawMessage) string {
+		var d map[string]any
+		if json.Unmarshal(raw, &d) != nil || d == nil {
+			return "null"
+		}
+		name, _ := d["title"].(string)
+		if name == "" {
+			name, _ = d["name"].(string)
+		}
+		return fmt.Sprintf("%v %v %s", d["__type"], d["documentId"], name)
+	}
+	var out []string
+	for _, p := range res.Data {
+		var label string
+		_ = json.Unmarshal(p["label"], &label)
+		line := label + ":"
+		if raw, ok := p["mentions"]; ok {
+			p["items"] = raw
+		}
+		if raw, ok := p["also"]; ok {
+			p["target"] = raw
+		}
+		if raw, ok := p["target"]; ok {
+			line += " " + one(raw)
+		}
+		if raw, ok := p["items"]; ok {
+			var items []json.RawMessage
+			_ = json.Unmarshal(raw, &items)
+			parts := make([]string, len(items))
+			for i, it := range items {
+				parts[i] = one(it)
+			}
+			line += " [" + strings.Join(parts, ", ") + "]"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, " | ")
+}
 
 // failAfter is the Stratum database, failing after n transactions (an
 // import interrupted: a crash, a lost connection, Ctrl-C).
