@@ -3,6 +3,7 @@ package adminui_test
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -22,8 +23,8 @@ func (p *tab) selectText(block int, needle string, from, to int) {
 		el.focus();
 		const r = document.createRange(); r.setStart(t, ` + itoa(from) + `); r.setEnd(t, ` + itoa(to) + `);
 		getSelection().removeAllRanges(); getSelection().addRange(r);
-		return getSelection().toString()`)
-	if got == "" || got[:min(len(got), 7)] == "no text" {
+		return 'selected:' + getSelection().toString()`)
+	if !strings.HasPrefix(got, "selected:") {
 		p.t.Fatalf("select %q in block %d: %s", needle, block, got)
 	}
 }
@@ -113,6 +114,23 @@ func TestBlocksEditor(t *testing.T) {
 		if got := p.js(`return (window.__pwned || 0) + ' ' + __ctl('Block 6 text').querySelectorAll('b, a, img, strong').length`); got != "0 0" {
 			t.Errorf("pasted HTML became elements: %s", got)
 		}
+		// The block type: the pasted lines become a bulleted list.
+		p.setValue("Block 6 type", "list-unordered")
+		p.wait(`__ctl('Block 6 text').tagName === 'UL' && __ctl('Block 6 text').children.length === 2`, "the list of two items")
+		// The keyboard: Ctrl+I italicises the selection; Enter at the end
+		// of a block starts a new paragraph after it.
+		p.selectText(3, "A quote", 0, 7)
+		p.do(chromedp.KeyEvent("i", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		p.wait(`__ctl('Block 3 text').querySelector('em') && __ctl('Block 3 text').querySelector('em').textContent === 'A quote'`, "the italic text")
+		p.selectText(1, ".", 1, 1)
+		p.do(chromedp.KeyEvent("\r"))
+		p.wait(`document.activeElement === __ctl('Block 2 text') && __ctl('Block 7 text')`, "the new block after block 1, focused")
+		p.do(chromedp.KeyEvent("New"))
+		p.wait(`__ctl('Block 2 text').textContent === 'New'`, "the text of the new block")
+		// Shift+Enter: a new line in the block.
+		p.do(chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierShift)))
+		p.do(chromedp.KeyEvent("line"))
+		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline' && __ctl('Block 8 text') == null`, "a second line in the block")
 		p.shot("blocks-editor")
 		p.clickToast("Save", "Saved")
 
@@ -129,9 +147,13 @@ func TestBlocksEditor(t *testing.T) {
 				{"type":"text","text":" and "},
 				{"type":"link","url":"https://example.com/x","children":[{"type":"text","text":"a link","italic":true}]},
 				{"type":"text","text":"."}]}`), &first)
-		_ = json.Unmarshal([]byte(`{"type":"paragraph","children":[{"type":"text","text":"Pasted bold\nand more"}]}`), &pasted)
-		want := append([]any{first}, content[1:]...)
-		want = append(want, pasted)
+		_ = json.Unmarshal([]byte(`{"type":"list","format":"unordered","children":[
+				{"type":"list-item","children":[{"type":"text","text":"Pasted bold"}]},
+				{"type":"list-item","children":[{"type":"text","text":"and more"}]}]}`), &pasted)
+		var added, quote any
+		_ = json.Unmarshal([]byte(`{"type":"paragraph","children":[{"type":"text","text":"New\nline"}]}`), &added)
+		_ = json.Unmarshal([]byte(`{"type":"quote","children":[{"type":"text","text":"A quote","italic":true},{"type":"text","text":" with "},{"type":"text","text":"code","code":true}]}`), &quote)
+		want := []any{first, added, content[1], quote, content[3], content[4], pasted}
 		if !reflect.DeepEqual(got, want) {
 			g, _ := json.MarshalIndent(got, "", " ")
 			w, _ := json.MarshalIndent(want, "", " ")

@@ -142,6 +142,12 @@ function drawInline(nodes, parent) {
   }
 }
 
+// endLine: a text that ends with a new line shows that line (with a
+// line break that readInline skips, as the browser's own).
+function endLine(el, nodes) {
+  if (plain(nodes).endsWith('\n')) el.append(h('br'));
+}
+
 // readInline reads an element back into inline nodes.
 function readInline(root) {
   const out = [];
@@ -255,15 +261,6 @@ export function safeLink(u) {
   return /^(https?:\/\/[^\s/]+\S*|mailto:\S+|\/(?!\/)\S*)$/i.test(String(u ?? ''));
 }
 
-// Paste and drop bring plain text only, never the clipboard's HTML.
-function insertPlain(text, list) {
-  const lines = String(text).replace(/\r\n?/g, '\n').split('\n');
-  lines.forEach((l, i) => {
-    if (i) document.execCommand(list ? 'insertParagraph' : 'insertLineBreak');
-    if (l) document.execCommand('insertText', false, l);
-  });
-}
-
 // marksAt: the marks every text of the selection has (the character
 // before a caret), and whether it is in a link, for the toolbar's state.
 function marksAt(it) {
@@ -351,11 +348,12 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     let el;
     if (b.type === 'list') {
       el = h(b.format === 'ordered' ? 'ol' : 'ul');
-      for (const li of b.children) { const l = h('li'); drawInline(li.children, l); el.append(l); }
+      for (const li of b.children) { const l = h('li'); drawInline(li.children, l); endLine(l, li.children); el.append(l); }
     } else {
       el = h('div');
       if (b.type === 'code') el.append(plain(b.children));
       else drawInline(b.children, el);
+      endLine(el, b.children);
     }
     el.className = 'rich b-' + kindOf(b);
     el.setAttribute('contenteditable', b.type === 'code' ? 'plaintext-only' : 'true');
@@ -363,9 +361,10 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     el.setAttribute('aria-multiline', 'true');
     el.setAttribute('aria-label', `Block ${i + 1} text`);
     el.addEventListener('input', () => { it.block = readBlock(el, it.block); sync(); });
+    // Paste and drop bring plain text only, never the clipboard's HTML.
     el.addEventListener('paste', e => {
       e.preventDefault();
-      insertPlain(e.clipboardData ? e.clipboardData.getData('text/plain') : '', b.type === 'list');
+      insertText(it, i, e.clipboardData ? e.clipboardData.getData('text/plain') : '', true);
     });
     el.addEventListener('drop', e => {
       e.preventDefault();
@@ -375,7 +374,14 @@ export function blocksEditor(ctx, name, legend, st, opts) {
       el.focus();
       getSelection().removeAllRanges();
       getSelection().addRange(r);
-      insertPlain(t, b.type === 'list');
+      insertText(it, i, t, true);
+    });
+    // Enter splits a paragraph, heading or quote into two blocks, and adds
+    // a list item in a list; Shift+Enter is a new line (written as \n).
+    el.addEventListener('beforeinput', e => {
+      const t = e.inputType;
+      if (t === 'insertParagraph' && b.type !== 'list' && b.type !== 'code') { e.preventDefault(); splitBlock(it, i); }
+      else if (t === 'insertLineBreak' || (t === 'insertParagraph' && b.type === 'code')) { e.preventDefault(); insertText(it, i, '\n', false); }
     });
     el.addEventListener('keydown', e => onKey(e, it, i));
     editors.set(el, it);
@@ -394,24 +400,45 @@ export function blocksEditor(ctx, name, legend, st, opts) {
       if (m) { e.preventDefault(); toggleMark(it, i, m); return; }
       if (k === 'k' && !e.shiftKey) { e.preventDefault(); editLink(it, i); return; }
     }
-    // Enter splits a paragraph, heading or quote into two blocks; Shift+Enter
-    // is a line break. Lists and code keep the browser's Enter.
-    if (e.key === 'Enter' && !mod && !e.isComposing && !code && it.block.type !== 'list') {
-      e.preventDefault();
-      if (e.shiftKey) { document.execCommand('insertLineBreak'); return; }
-      let sel = liveSel(it.el);
-      if (!sel) return;
-      if (sel[0][1] !== sel[0][2]) { document.execCommand('delete'); sel = liveSel(it.el) || [[0, sel[0][1], sel[0][1]]]; }
-      const b = readBlock(it.el, it.block);
-      const [x, y] = splitAt(b.children, sel[0][1]);
-      it.block = {...b, children: filled(norm(x))};
-      const next = {block: {type: it.block.type === 'heading' ? 'paragraph' : it.block.type, children: filled(norm(y))}};
-      items.splice(i + 1, 0, next);
-      draw();
-      sync();
-      next.el.focus();
-      restoreSel(next.el, [[0, 0, 0]]);
-    }
+  }
+
+  function splitBlock(it, i) {
+    const sel = liveSel(it.el);
+    if (!sel) return;
+    const b = readBlock(it.el, it.block);
+    const [x] = splitAt(b.children, sel[0][1]);
+    const [, y] = splitAt(b.children, sel[sel.length - 1][2]);
+    it.block = {...b, children: filled(norm(x))};
+    const next = {block: {type: it.block.type === 'heading' ? 'paragraph' : it.block.type, children: filled(norm(y))}};
+    items.splice(i + 1, 0, next);
+    draw();
+    sync();
+    next.el.focus();
+    restoreSel(next.el, [[0, 0, 0]]);
+  }
+
+  // insertText puts plain text (no marks) in place of the selection; in a
+  // list, lines become items when asked.
+  function insertText(it, i, text, lines) {
+    const sel = liveSel(it.el) || it.sel;
+    if (!sel) return;
+    text = String(text).replace(/\r\n?/g, '\n');
+    const b = readBlock(it.el, it.block);
+    const segs = segsOf(b).map(s => s.slice());
+    const first = sel[0], last = sel[sel.length - 1];
+    const x = splitAt(segs[first[0]], first[1])[0];
+    const y = splitAt(segs[last[0]], last[2])[1];
+    const parts = b.type === 'list' && lines ? text.split('\n') : [text];
+    const added = parts.map(l => l ? [{type: 'text', text: l}] : []);
+    const end = plain(added[added.length - 1]).length + (added.length === 1 ? plain(x).length : 0);
+    added[0] = x.concat(added[0]);
+    added[added.length - 1] = added[added.length - 1].concat(y);
+    segs.splice(first[0], last[0] - first[0] + 1, ...added);
+    if (b.type === 'list') it.block = {...b, children: segs.map(s => ({type: 'list-item', children: filled(norm(s))}))};
+    else it.block = b.type === 'code' ? {...b, children: [{type: 'text', text: plain(segs[0])}]} : withSegs(b, segs);
+    const at = first[0] + added.length - 1;
+    redraw(it, i, [[at, end, end]], true);
+    sync();
   }
 
   // change: apply f to the block's segments over the selection (the live
