@@ -93,6 +93,10 @@ func TestBlocksEditor(t *testing.T) {
 		p.click("Bold in block 1")
 		p.wait(`__ctl('Block 1 text').querySelector('strong').textContent === 'plain world'`, "the new bold text")
 		p.wait(`__btn('Bold in block 1').getAttribute('aria-pressed') === 'true'`, "the Bold button pressed on bold text")
+		p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		p.wait(`__ctl('Block 1 text').querySelector('strong').textContent === 'world'`, "the bold mark undone")
+		p.do(chromedp.KeyEvent("y", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		p.wait(`__ctl('Block 1 text').querySelector('strong').textContent === 'plain world'`, "the bold mark redone")
 		// Link a word: a javascript: URL is refused, a path is taken.
 		p.selectText(1, "Hi ", 0, 2)
 		p.click("Link in block 1")
@@ -131,6 +135,11 @@ func TestBlocksEditor(t *testing.T) {
 		p.do(chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierShift)))
 		p.do(chromedp.KeyEvent("line"))
 		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline' && __ctl('Block 8 text') == null`, "a second line in the block")
+		// Undo takes the typing back, redo brings it again.
+		p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New'`, "the typing undone")
+		p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl, chromedp.ModifierShift)))
+		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline' && document.activeElement === __ctl('Block 2 text')`, "the typing redone")
 		p.shot("blocks-editor")
 		p.clickToast("Save", "Saved")
 

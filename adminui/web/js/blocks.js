@@ -305,7 +305,46 @@ export function blocksEditor(ctx, name, legend, st, opts) {
   }
   const items = (v || []).map(b => ({block: b}));
   const list = h('div', {class: 'blocks'});
-  const sync = () => { st[name] = items.length ? items.map(i => i.block) : null; ctx.dirty(); };
+  // History: every change keeps the state before it (a run of typing is
+  // one step), for Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y). Blocks are never
+  // changed in place, so a state is the list of blocks.
+  const past = [], future = [];
+  const where = () => {
+    const at = items.findIndex(x => x.el && x.el === document.activeElement);
+    return {at, sel: at >= 0 ? liveSel(items[at].el) : null};
+  };
+  let shown = {blocks: items.map(x => x.block), at: -1, sel: null};
+  let typed = 0;
+  const sync = typing => {
+    const now = Date.now();
+    if (!(typing && typed && now - typed < 1000)) {
+      past.push(shown);
+      if (past.length > 200) past.shift();
+      future.length = 0;
+    }
+    typed = typing ? now : 0;
+    shown = {blocks: items.map(x => x.block), ...where()};
+    st[name] = items.length ? items.map(i => i.block) : null;
+    ctx.dirty();
+  };
+  const travel = (from, to) => {
+    if (!from.length) return;
+    to.push({...shown, ...where()});
+    shown = from.pop();
+    typed = 0;
+    items.splice(0, items.length, ...shown.blocks.map(b => ({block: b})));
+    draw();
+    st[name] = items.length ? items.map(i => i.block) : null;
+    ctx.dirty();
+    const it = items[shown.at];
+    if (it && it.el) { it.el.focus(); restoreSel(it.el, shown.sel); }
+  };
+  const undo = () => travel(past, future);
+  const redo = () => travel(future, past);
+  list.addEventListener('keydown', e => {
+    const k = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && (k === 'z' || (k === 'y' && !e.shiftKey))) { e.preventDefault(); (k === 'z' && !e.shiftKey ? undo : redo)(); }
+  });
 
   const draw = () => {
     clear(list);
@@ -360,7 +399,7 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     el.setAttribute('role', 'textbox');
     el.setAttribute('aria-multiline', 'true');
     el.setAttribute('aria-label', `Block ${i + 1} text`);
-    el.addEventListener('input', () => { it.block = readBlock(el, it.block); sync(); });
+    el.addEventListener('input', () => { it.block = readBlock(el, it.block); sync(true); });
     // Paste and drop bring plain text only, never the clipboard's HTML.
     el.addEventListener('paste', e => {
       e.preventDefault();
@@ -380,7 +419,8 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     // a list item in a list; Shift+Enter is a new line (written as \n).
     el.addEventListener('beforeinput', e => {
       const t = e.inputType;
-      if (t === 'insertParagraph' && b.type !== 'list' && b.type !== 'code') { e.preventDefault(); splitBlock(it, i); }
+      if (t === 'historyUndo' || t === 'historyRedo') { e.preventDefault(); (t === 'historyUndo' ? undo : redo)(); }
+      else if (t === 'insertParagraph' && b.type !== 'list' && b.type !== 'code') { e.preventDefault(); splitBlock(it, i); }
       else if (t === 'insertLineBreak' || (t === 'insertParagraph' && b.type === 'code')) { e.preventDefault(); insertText(it, i, '\n', false); }
     });
     el.addEventListener('keydown', e => onKey(e, it, i));
@@ -394,8 +434,8 @@ export function blocksEditor(ctx, name, legend, st, opts) {
   function onKey(e, it, i) {
     const mod = e.ctrlKey || e.metaKey;
     const code = it.block.type === 'code';
+    const k = e.key.toLowerCase();
     if (mod && !e.altKey && !code) {
-      const k = e.key.toLowerCase();
       const m = e.shiftKey ? (k === 'x' ? 'strikethrough' : null) : MARKS.find(x => x[4] === k && k !== 'x')?.[0];
       if (m) { e.preventDefault(); toggleMark(it, i, m); return; }
       if (k === 'k' && !e.shiftKey) { e.preventDefault(); editLink(it, i); return; }
