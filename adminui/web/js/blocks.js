@@ -367,7 +367,7 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     it.buttons = {};
     const fmt = h('span', {class: 'fmt', role: 'toolbar', 'aria-label': `Formatting of ${what}`});
     for (const [m, , text, title, key] of MARKS) {
-      const b = button(text, () => toggleMark(it, i, m), {class: 'secondary small', 'aria-label': `${title} in ${what}`,
+      const b = button(text, () => toggleMark(it, i, m), {class: 'secondary small m-' + m, 'aria-label': `${title} in ${what}`,
         title: `${title} (Ctrl+${key === 'x' ? 'Shift+X' : key.toUpperCase()})`, 'aria-pressed': 'false', disabled: code, onmousedown: e => e.preventDefault()});
       it.buttons[m] = b;
       fmt.append(b);
