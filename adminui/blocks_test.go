@@ -62,7 +62,10 @@ func TestBlocksEditor(t *testing.T) {
 			{"type":"list","format":"ordered","children":[
 				{"type":"list-item","children":[{"type":"text","text":"one","bold":true,"italic":true}]},
 				{"type":"list-item","children":[{"type":"link","url":"/about","children":[{"type":"text","text":"two"}]}]}]},
-			{"type":"code","language":"go","children":[{"type":"text","text":"x := 1\ny := 2"}]}
+			{"type":"code","language":"go","children":[{"type":"text","text":"x := 1\ny := 2"}]},
+			{"type":"list","format":"unordered","children":[
+				{"type":"list-item","children":[{"type":"text","text":"outer"}]},
+				{"type":"list","format":"unordered","indentLevel":1,"children":[{"type":"list-item","children":[{"type":"text","text":"inner","bold":true}]}]}]}
 		]`), &content)
 		r = env.Do("POST", col, map[string]any{"data": map[string]any{"title": "Blocks", "content": content}}, admin...)
 		if r.Status != 201 {
@@ -85,6 +88,7 @@ func TestBlocksEditor(t *testing.T) {
 			t.Errorf("the blocks as drawn: %q", got)
 		}
 		p.labelled("the blocks editor")
+		p.waitText("list block (kept as it is)") // a nested list
 
 		// Type over a word, as a user would.
 		p.selectText(1, "Hello", 0, 5)
@@ -111,18 +115,18 @@ func TestBlocksEditor(t *testing.T) {
 
 		// Paste: HTML from the clipboard arrives as plain text.
 		p.click("Add a block")
-		p.wait(`__ctl('Block 6 text') && document.activeElement === __ctl('Block 6 text')`, "the new block, focused")
+		p.wait(`__ctl('Block 7 text') && document.activeElement === __ctl('Block 7 text')`, "the new block, focused")
 		p.js(`const dt = new DataTransfer();
 			dt.setData('text/html', '<b>Pasted</b> <a href="https://evil.example/">bold</a><img src=x onerror="window.__pwned=1">');
 			dt.setData('text/plain', 'Pasted bold\nand more');
 			document.activeElement.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); return 1`)
-		p.wait(`__ctl('Block 6 text').innerText.trim() === 'Pasted bold\nand more'`, "the pasted text")
-		if got := p.js(`return (window.__pwned || 0) + ' ' + __ctl('Block 6 text').querySelectorAll('b, a, img, strong').length`); got != "0 0" {
+		p.wait(`__ctl('Block 7 text').innerText.trim() === 'Pasted bold\nand more'`, "the pasted text")
+		if got := p.js(`return (window.__pwned || 0) + ' ' + __ctl('Block 7 text').querySelectorAll('b, a, img, strong').length`); got != "0 0" {
 			t.Errorf("pasted HTML became elements: %s", got)
 		}
 		// The block type: the pasted lines become a bulleted list.
-		p.setValue("Block 6 type", "list-unordered")
-		p.wait(`__ctl('Block 6 text').tagName === 'UL' && __ctl('Block 6 text').children.length === 2`, "the list of two items")
+		p.setValue("Block 7 type", "list-unordered")
+		p.wait(`__ctl('Block 7 text').tagName === 'UL' && __ctl('Block 7 text').children.length === 2`, "the list of two items")
 		// The keyboard: Ctrl+I italicises the selection; Enter at the end
 		// of a block starts a new paragraph after it.
 		p.selectText(3, "A quote", 0, 7)
@@ -130,13 +134,13 @@ func TestBlocksEditor(t *testing.T) {
 		p.wait(`__ctl('Block 3 text').querySelector('em') && __ctl('Block 3 text').querySelector('em').textContent === 'A quote'`, "the italic text")
 		p.selectText(1, ".", 1, 1)
 		p.do(chromedp.KeyEvent("\r"))
-		p.wait(`document.activeElement === __ctl('Block 2 text') && __ctl('Block 7 text')`, "the new block after block 1, focused")
+		p.wait(`document.activeElement === __ctl('Block 2 text') && __ctl('Block 8 text')`, "the new block after block 1, focused")
 		p.do(chromedp.KeyEvent("New"))
 		p.wait(`__ctl('Block 2 text').textContent === 'New'`, "the text of the new block")
 		// Shift+Enter: a new line in the block.
 		p.do(chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierShift)))
 		p.do(chromedp.KeyEvent("line"))
-		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline' && __ctl('Block 8 text') == null`, "a second line in the block")
+		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline' && __ctl('Block 9 text') == null`, "a second line in the block")
 		// Undo takes the typing back, redo brings it again.
 		p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New'`, "the typing undone")
@@ -174,7 +178,7 @@ func TestBlocksEditor(t *testing.T) {
 		var added, quote any
 		_ = json.Unmarshal([]byte(`{"type":"paragraph","children":[{"type":"text","text":"New\nline"}]}`), &added)
 		_ = json.Unmarshal([]byte(`{"type":"quote","children":[{"type":"text","text":"A quote","italic":true},{"type":"text","text":" with "},{"type":"text","text":"code","code":true}]}`), &quote)
-		want := []any{first, added, content[1], quote, content[3], content[4], pasted}
+		want := []any{first, added, content[1], quote, content[3], content[4], content[5], pasted}
 		if !reflect.DeepEqual(got, want) {
 			g, _ := json.MarshalIndent(got, "", " ")
 			w, _ := json.MarshalIndent(want, "", " ")

@@ -100,7 +100,10 @@ function splitLines(nodes) {
 // segments: a block's runs of inline nodes (one, or one per list item).
 const segsOf = b => b.type === 'list' ? b.children.map(li => li.children) : [b.children];
 function withSegs(b, segs) {
-  if (b.type === 'list') return {...b, children: segs.map((s, i) => ({...(b.children[i] || {type: 'list-item'}), children: filled(norm(s))}))};
+  if (b.type === 'list') {
+    if (!segs.length) segs = [[]];
+    return {...b, children: segs.map((s, i) => ({...(b.children[i] || {type: 'list-item'}), children: filled(norm(s))}))};
+  }
   return {...b, children: filled(norm(segs[0]))};
 }
 
@@ -375,6 +378,15 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     it.buttons.link = button('Link', () => editLink(it, i), {class: 'secondary small', 'aria-label': `Link in ${what}`, title: 'Link (Ctrl+K)',
       'aria-pressed': 'false', disabled: code, onmousedown: e => e.preventDefault()});
     fmt.append(it.buttons.link);
+    // Arrow keys move along the toolbar.
+    fmt.addEventListener('keydown', e => {
+      if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+      const bs = [...fmt.querySelectorAll('button:not([disabled])')];
+      const at = bs.indexOf(document.activeElement);
+      if (at < 0) return;
+      e.preventDefault();
+      bs[(at + (e.key === 'ArrowRight' ? 1 : bs.length - 1)) % bs.length].focus();
+    });
     it.holder = h('div');
     redraw(it, i);
     return h('div', {class: 'item'}, h('div', {class: 'item-head'}, h('span', {class: 'row'}, kind, fmt), moves), it.holder);
@@ -474,7 +486,7 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     added[0] = x.concat(added[0]);
     added[added.length - 1] = added[added.length - 1].concat(y);
     segs.splice(first[0], last[0] - first[0] + 1, ...added);
-    if (b.type === 'list') it.block = {...b, children: segs.map(s => ({type: 'list-item', children: filled(norm(s))}))};
+    if (b.type === 'list') it.block = withSegs({...b, children: []}, segs);
     else it.block = b.type === 'code' ? {...b, children: [{type: 'text', text: plain(segs[0])}]} : withSegs(b, segs);
     const at = first[0] + added.length - 1;
     redraw(it, i, [[at, end, end]], true);
