@@ -146,6 +146,21 @@ func TestBlocksEditor(t *testing.T) {
 		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New'`, "the typing undone")
 		p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl, chromedp.ModifierShift)))
 		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline' && document.activeElement === __ctl('Block 2 text')`, "the typing redone")
+		// Enter then Backspace: a new block, then joined back.
+		p.do(chromedp.KeyEvent("\r"))
+		p.wait(`document.activeElement === __ctl('Block 3 text') && __ctl('Block 9 text')`, "a new block after block 2")
+		p.do(chromedp.KeyEvent("\b"))
+		p.wait(`document.activeElement === __ctl('Block 2 text') && __ctl('Block 9 text') == null`, "the new block joined back")
+		p.do(chromedp.KeyEvent("!"))
+		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline!'`, "typing where the blocks joined")
+		p.do(chromedp.KeyEvent("\b"))
+		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline'`, "the typing erased")
+		// A code block has no marks: its toolbar is off; undo brings the
+		// heading back as it was.
+		p.setValue("Block 3 type", "code")
+		p.wait(`__ctl('Block 3 text').textContent === 'Title struck' && __btn('Bold in block 3').disabled`, "the heading as a code block, without marks")
+		p.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		p.wait(`__ctl('Block 3 text').querySelector('u') && !__btn('Bold in block 3').disabled`, "the heading back")
 		p.labelled("the blocks editor, edited")
 		if dir := os.Getenv("STRATUM_SCREENSHOTS"); dir != "" {
 			p.js(`__ctl('Block 1 text').closest('fieldset').id = 'blocks-shot'; return 1`)

@@ -363,8 +363,9 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     }
     const kind = select(KINDS, kindOf(it.block), {'aria-label': `Block ${i + 1} type`, onchange: e => {
       it.block = convert(readBlock(it.el, it.block), e.target.value);
-      redraw(it, i, null, true);
+      draw(); // the toolbar too: a code block has no marks
       sync();
+      it.el.focus();
     }});
     const code = it.block.type === 'code';
     it.buttons = {};
@@ -452,6 +453,23 @@ export function blocksEditor(ctx, name, legend, st, opts) {
       if (m) { e.preventDefault(); toggleMark(it, i, m); return; }
       if (k === 'k' && !e.shiftKey) { e.preventDefault(); editLink(it, i); return; }
     }
+    // Backspace at the start of a paragraph, heading or quote joins it to
+    // the one before.
+    const prose = t => ['paragraph', 'heading', 'quote'].includes(t);
+    const prev = items[i - 1];
+    if (e.key === 'Backspace' && !mod && prose(it.block.type) && prev && editable(prev.block) && prose(prev.block.type)) {
+      const sel = liveSel(it.el);
+      if (!sel || sel.length !== 1 || sel[0][1] !== 0 || sel[0][2] !== 0) return;
+      e.preventDefault();
+      const cur = readBlock(it.el, it.block);
+      const at = len({type: 'link', children: prev.block.children});
+      prev.block = {...prev.block, children: filled(norm(prev.block.children.concat(cur.children)))};
+      items.splice(i, 1);
+      draw();
+      sync();
+      prev.el.focus();
+      restoreSel(prev.el, [[0, at, at]]);
+    }
   }
 
   function splitBlock(it, i) {
@@ -497,7 +515,7 @@ export function blocksEditor(ctx, name, legend, st, opts) {
   // one, or the last one the editor had), then redraw.
   function change(it, i, f) {
     const sel = liveSel(it.el) || it.sel;
-    if (!sel) return;
+    if (!sel || it.block.type === 'code') return;
     const b = readBlock(it.el, it.block);
     const segs = segsOf(b).map(s => s.slice());
     if (f(segs, sel) === false) return;
@@ -540,8 +558,12 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     let cur = null;
     const [s0, a0] = sel[0];
     let pos = 0;
-    for (const n of segs[s0]) { const l = len(n); if (isLink(n) && a0 >= pos && a0 <= pos + l) cur = {n, from: pos, to: pos + l}; pos += l; }
     const collapsed = sel.length === 1 && sel[0][1] === sel[0][2];
+    for (const n of segs[s0]) {
+      const l = len(n);
+      if (isLink(n) && a0 >= pos && (collapsed ? a0 <= pos + l : a0 < pos + l)) cur = {n, from: pos, to: pos + l};
+      pos += l;
+    }
     if (collapsed && !cur) return;
     const input = h('input', {type: 'url', id: 'link-url', value: cur ? cur.n.url : '', placeholder: 'https://', autocomplete: 'off'});
     const err = h('p', {class: 'field-error', role: 'alert', id: 'link-url-err'});
