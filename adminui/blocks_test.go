@@ -155,6 +155,10 @@ func TestBlocksEditor(t *testing.T) {
 		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline!'`, "typing where the blocks joined")
 		p.do(chromedp.KeyEvent("\b"))
 		p.wait(`__ctl('Block 2 text').innerText.trim() === 'New\nline'`, "the typing erased")
+		// Enter in a list adds an item.
+		p.selectText(8, "and more", 8, 8)
+		p.do(chromedp.KeyEvent("\rthird"))
+		p.wait(`[...__ctl('Block 8 text').children].map(li => li.textContent).join('|') === 'Pasted bold|and more|third'`, "a third list item")
 		// A code block has no marks: its toolbar is off; undo brings the
 		// heading back as it was.
 		p.setValue("Block 3 type", "code")
@@ -189,7 +193,8 @@ func TestBlocksEditor(t *testing.T) {
 				{"type":"text","text":"."}]}`), &first)
 		_ = json.Unmarshal([]byte(`{"type":"list","format":"unordered","children":[
 				{"type":"list-item","children":[{"type":"text","text":"Pasted bold"}]},
-				{"type":"list-item","children":[{"type":"text","text":"and more"}]}]}`), &pasted)
+				{"type":"list-item","children":[{"type":"text","text":"and more"}]},
+				{"type":"list-item","children":[{"type":"text","text":"third"}]}]}`), &pasted)
 		var added, quote any
 		_ = json.Unmarshal([]byte(`{"type":"paragraph","children":[{"type":"text","text":"New\nline"}]}`), &added)
 		_ = json.Unmarshal([]byte(`{"type":"quote","children":[{"type":"text","text":"A quote","italic":true},{"type":"text","text":" with "},{"type":"text","text":"code","code":true}]}`), &quote)
