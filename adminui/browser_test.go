@@ -133,7 +133,7 @@ var __vis = el => !!(el && (el.offsetWidth || el.offsetHeight || el.getClientRec
 var __ctl = label => {
   const l = [...document.querySelectorAll('label')].find(l => __vis(l) && l.firstChild && l.firstChild.textContent.trim() === label);
   return l ? document.getElementById(l.htmlFor)
-    : [...document.querySelectorAll('input, select, textarea')].find(c => __vis(c) && c.getAttribute('aria-label') === label);
+    : [...document.querySelectorAll('input, select, textarea, [contenteditable]')].find(c => __vis(c) && c.getAttribute('aria-label') === label);
 };
 var __btn = text => [...document.querySelectorAll('button, a, label.button')].reverse().find(b => __vis(b) && (b.textContent.trim() === text || b.getAttribute('aria-label') === text));
 `
@@ -162,7 +162,7 @@ func (p *tab) fill(label, value string) {
 	p.t.Helper()
 	b, _ := json.Marshal(label)
 	p.wait(`__ctl(`+string(b)+`)`, "the field "+label)
-	id := p.js(`const c = __ctl(` + string(b) + `); c.value = ''; if (!c.id) c.id = 't-' + Math.random().toString(36).slice(2); return c.id`)
+	id := p.js(`const c = __ctl(` + string(b) + `); if (c.isContentEditable) c.textContent = ''; else c.value = ''; if (!c.id) c.id = 't-' + Math.random().toString(36).slice(2); return c.id`)
 	p.do(chromedp.SendKeys(chromedp.ID(id), value))
 }
 
@@ -210,7 +210,7 @@ func (p *tab) settle() {
 // labelled fails the test for any control of the screen without a label.
 func (p *tab) labelled(screen string) {
 	p.t.Helper()
-	got := p.js(`return [...document.querySelectorAll('input, select, textarea')].filter(c =>
+	got := p.js(`return [...document.querySelectorAll('input, select, textarea, [contenteditable]')].filter(c =>
 		!(c.labels && c.labels.length) && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')
 	).map(c => c.outerHTML.slice(0, 80)).join(' | ')`)
 	if got != "" {

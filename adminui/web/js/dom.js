@@ -67,6 +67,14 @@ export function button(label, onclick, props = {}) {
   return h('button', {type: 'button', onclick, ...props}, label);
 }
 
+// moveButtons: up, down and remove for item i of items.
+export function moveButtons(items, i, redraw, what) {
+  return h('span', {class: 'row'},
+    button('↑', () => { [items[i - 1], items[i]] = [items[i], items[i - 1]]; redraw(); }, {class: 'secondary small', disabled: i === 0, 'aria-label': `Move ${what} up`}),
+    button('↓', () => { [items[i + 1], items[i]] = [items[i], items[i + 1]]; redraw(); }, {class: 'secondary small', disabled: i === items.length - 1, 'aria-label': `Move ${what} down`}),
+    button('Remove', () => { items.splice(i, 1); redraw(); }, {class: 'secondary small', 'aria-label': `Remove ${what}`}));
+}
+
 // A modal dialog (<dialog>, which traps focus and closes on Escape).
 export function dialog(title, body, actions = []) {
   const d = h('dialog', {class: 'modal', 'aria-labelledby': nextId('dlg')});

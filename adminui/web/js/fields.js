@@ -1,7 +1,8 @@
 // The edit view's inputs, one per attribute type, generated from the
 // schema. Each editor reads and writes one key of a plain state object;
 // toPayload turns the state into the write's data.
-import {h, append, replace, clear, field, button, select, nextId, dialog, fmtSize} from './dom.js';
+import {h, append, replace, clear, field, button, select, nextId, dialog, fmtSize, moveButtons} from './dom.js';
+import {blocksEditor} from './blocks.js';
 import {get, qs} from './api.js';
 import {attributes, componentByUID, typeByUID, mainField, isSingle} from './schema.js';
 import {pickMedia, uploadFiles} from './media.js';
@@ -120,7 +121,7 @@ function editor(ctx, name, a, st, path) {
   case 'richtext':
     return markdownEditor(name, a, st, set, opts);
   case 'blocks':
-    return blocksEditor(ctx, name, a, st, opts);
+    return blocksEditor(ctx, name, label(name, a), st, opts);
   case 'integer': case 'float': case 'decimal':
     input = h('input', {type: 'number', step: a.type === 'integer' ? '1' : 'any', min: a.min, max: a.max, value: st[name] ?? '',
       oninput: e => set(e.target.value === '' ? null : Number(e.target.value))});
@@ -230,63 +231,6 @@ function inline(text) {
   }
   parts.push(text.slice(last));
   return parts;
-}
-
-// blocksEditor: Strapi's blocks (paragraphs, headings, quotes, code, lists)
-// as a list of typed text blocks.
-const BLOCK_TYPES = [['paragraph', 'Paragraph'], ['heading-1', 'Heading 1'], ['heading-2', 'Heading 2'], ['heading-3', 'Heading 3'],
-  ['quote', 'Quote'], ['code', 'Code'], ['list-unordered', 'Bulleted list'], ['list-ordered', 'Numbered list']];
-
-function blockKind(b) {
-  if (b.type === 'heading') return 'heading-' + (b.level || 1);
-  if (b.type === 'list') return 'list-' + (b.format || 'unordered');
-  return b.type;
-}
-function blockText(b) {
-  const text = ns => (ns || []).map(n => n.text != null ? n.text : text(n.children)).join('');
-  if (b.type === 'list') return (b.children || []).map(li => text(li.children)).join('\n');
-  return text(b.children);
-}
-function makeBlock(kind, txt) {
-  const kids = t => [{type: 'text', text: t}];
-  if (kind.startsWith('heading-')) return {type: 'heading', level: Number(kind.slice(8)), children: kids(txt)};
-  if (kind.startsWith('list-')) return {type: 'list', format: kind.slice(5), children: txt.split('\n').map(t => ({type: 'list-item', children: kids(t)}))};
-  return {type: kind, children: kids(txt)};
-}
-
-function blocksEditor(ctx, name, a, st, opts) {
-  // A block keeps its original (inline marks, links, images) until it is
-  // edited here; kinds this editor does not write are kept as they are.
-  const editable = k => BLOCK_TYPES.some(([v]) => v === k);
-  const items = (st[name] || []).map(b => ({kind: blockKind(b), text: blockText(b), orig: b}));
-  const list = h('div');
-  const sync = () => {
-    st[name] = items.length ? items.map(i => i.orig && !i.edited ? i.orig : makeBlock(i.kind, i.text)) : null;
-    ctx.dirty();
-  };
-  const draw = () => {
-    clear(list);
-    items.forEach((it, i) => {
-      const moves = moveButtons(items, i, () => { draw(); sync(); }, `block ${i + 1}`);
-      if (!editable(it.kind)) {
-        list.append(h('div', {class: 'item'}, h('div', {class: 'item-head'}, h('strong', null, `${it.kind} block (kept as it is)`), moves)));
-        return;
-      }
-      const kind = select(BLOCK_TYPES, it.kind, {'aria-label': `Block ${i + 1} type`, onchange: e => { it.kind = e.target.value; it.edited = true; sync(); }});
-      const ta = h('textarea', {'aria-label': `Block ${i + 1} text`, rows: 3, oninput: e => { it.text = e.target.value; it.edited = true; sync(); }}, it.text);
-      list.append(h('div', {class: 'item'}, h('div', {class: 'item-head'}, kind, moves), ta));
-    });
-  };
-  draw();
-  const add = button('Add a block', () => { items.push({kind: 'paragraph', text: ''}); draw(); sync(); list.lastChild.querySelector('textarea').focus(); }, {class: 'secondary small'});
-  return h('fieldset', {class: 'field wide', dataset: {path: opts.path}}, h('legend', null, label(name, a)), list, add, h('p', {class: 'field-error', role: 'alert'}));
-}
-
-function moveButtons(items, i, redraw, what) {
-  return h('span', {class: 'row'},
-    button('↑', () => { [items[i - 1], items[i]] = [items[i], items[i - 1]]; redraw(); }, {class: 'secondary small', disabled: i === 0, 'aria-label': `Move ${what} up`}),
-    button('↓', () => { [items[i + 1], items[i]] = [items[i], items[i + 1]]; redraw(); }, {class: 'secondary small', disabled: i === items.length - 1, 'aria-label': `Move ${what} down`}),
-    button('Remove', () => { items.splice(i, 1); redraw(); }, {class: 'secondary small', 'aria-label': `Remove ${what}`}));
 }
 
 // mediaEditor: the chosen files, a picker from the library and an upload
