@@ -1,7 +1,9 @@
 package adminui_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"mime/multipart"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -203,6 +205,80 @@ func TestBlocksEditor(t *testing.T) {
 			g, _ := json.MarshalIndent(got, "", " ")
 			w, _ := json.MarshalIndent(want, "", " ")
 			t.Errorf("content after the edit:\n%s\nwant:\n%s", g, w)
+		}
+	})
+}
+
+// TestBlocksImage uploads an image through the API, adds it to the blocks
+// from the media library, saves, and reads Strapi's image block back from
+// /api.
+func TestBlocksImage(t *testing.T) {
+	if browser == nil {
+		t.Skip("no Chromium: apt-get install chromium to run the browser tests")
+	}
+	testenv.Each(t, func(t *testing.T, dbURL func(testing.TB) string) {
+		env := testenv.Start(t, dbURL(t), testenv.Options{})
+		r := env.Do("POST", "/admin/register-admin", map[string]any{"email": "ed@example.com", "password": "Sup3r-secret", "firstname": "Ed"})
+		if r.Status != 200 {
+			t.Fatalf("register-admin: %d %s", r.Status, r.Body)
+		}
+		admin := []string{"Authorization", "Bearer " + r.Data()["token"].(string)}
+		img, _ := os.ReadFile(pngFile(t))
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		fw, _ := mw.CreateFormFile("files", "cover.png")
+		_, _ = fw.Write(img)
+		_ = mw.Close()
+		if r := env.Do("POST", "/admin/upload", buf.Bytes(), append([]string{"Content-Type", mw.FormDataContentType()}, admin...)...); r.Status != 201 {
+			t.Fatalf("upload: %d %s", r.Status, r.Body)
+		}
+		var file map[string]any
+		_ = json.Unmarshal(env.Do("GET", "/admin/upload/files/1", nil, admin...).Body, &file)
+		const col = "/admin/content-manager/collection-types/api::article.article"
+		para := map[string]any{"type": "paragraph", "children": []any{map[string]any{"type": "text", "text": "Before the image"}}}
+		r = env.Do("POST", col, map[string]any{"data": map[string]any{"title": "Pictured", "content": []any{para}}}, admin...)
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		id := r.Data()["documentId"].(string)
+
+		p := newTab(t, env.URL)
+		p.open("/admin")
+		p.waitText("Log in to your admin account")
+		p.fill("Email", "ed@example.com")
+		p.fill("Password", "Sup3r-secret\r")
+		p.waitText("Welcome, Ed")
+		p.open("/admin/content-manager/collection-types/api::article.article/" + id)
+		p.wait(`__ctl('Block 1 text')`, "the blocks editor")
+		p.click("Add an image")
+		p.waitText("Choose assets")
+		p.click("Select cover.png")
+		p.click("Finish")
+		p.waitText("image block (kept as it is)")
+		p.wait(`document.querySelector('.blocks img[alt="cover.png"]') != null`, "the image's preview")
+		p.labelled("the blocks editor with an image")
+		p.clickToast("Save", "Saved")
+
+		res := env.Do("GET", "/api/articles/"+id+"?status=draft", nil)
+		if res.Status != 200 {
+			t.Fatalf("GET /api/articles/%s: %d %s", id, res.Status, res.Body)
+		}
+		got, _ := res.Data()["content"].([]any)
+		if len(got) != 2 || !reflect.DeepEqual(got[0], para) {
+			t.Fatalf("content: %v", got)
+		}
+		b, _ := got[1].(map[string]any)
+		im, _ := b["image"].(map[string]any)
+		if b["type"] != "image" || !reflect.DeepEqual(b["children"], []any{map[string]any{"type": "text", "text": ""}}) || im == nil {
+			t.Fatalf("the image block: %v", got[1])
+		}
+		for _, k := range []string{"name", "url", "width", "height", "hash", "ext", "mime", "size", "formats"} {
+			if !reflect.DeepEqual(im[k], file[k]) {
+				t.Errorf("image.%s = %v, the file has %v", k, im[k], file[k])
+			}
+		}
+		if im["alternativeText"] != "cover.png" || im["id"] != nil {
+			t.Errorf("image: alternativeText %v (want the name), id %v (not kept)", im["alternativeText"], im["id"])
 		}
 	})
 }

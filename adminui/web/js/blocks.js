@@ -7,7 +7,11 @@
 // unknown inline nodes kept as they were). Marks and links are applied to
 // the JSON and the block redrawn, so the browser's own formatting commands
 // (which write inline styles) are never used. Paste inserts plain text.
-import {h, clear, button, select, dialog, moveButtons} from './dom.js';
+// "Add an image" picks an image from the media library (the edit view's
+// picker) and adds Strapi's image block: the file's fields Strapi keeps
+// (IMAGE_FIELDS; alternativeText falls back to the name) and an empty text.
+import {h, clear, button, select, dialog, moveButtons, safeURL} from './dom.js';
+import {pickMedia} from './media.js';
 
 const MARKS = [['bold', 'strong', 'B', 'Bold', 'b'], ['italic', 'em', 'I', 'Italic', 'i'], ['underline', 'u', 'U', 'Underline', 'u'],
   ['strikethrough', 's', 'S', 'Strikethrough', 'x'], ['code', 'code', '</>', 'Code', 'e']];
@@ -15,6 +19,18 @@ const TAG_MARK = {STRONG: 'bold', B: 'bold', EM: 'italic', I: 'italic', U: 'unde
 const KINDS = [['paragraph', 'Paragraph'], ['heading-1', 'Heading 1'], ['heading-2', 'Heading 2'], ['heading-3', 'Heading 3'],
   ['heading-4', 'Heading 4'], ['heading-5', 'Heading 5'], ['heading-6', 'Heading 6'], ['quote', 'Quote'], ['code', 'Code'],
   ['list-unordered', 'Bulleted list'], ['list-ordered', 'Numbered list']];
+
+// The file fields Strapi's admin keeps in an image block.
+const IMAGE_FIELDS = ['name', 'alternativeText', 'url', 'caption', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size',
+  'previewUrl', 'provider', 'provider_metadata', 'createdAt', 'updatedAt'];
+
+export function imageBlock(f) {
+  const image = {};
+  for (const k of IMAGE_FIELDS) if (f[k] !== undefined) image[k] = f[k];
+  if (typeof image.formats === 'string') { try { image.formats = JSON.parse(image.formats); } catch { /* kept as it is */ } }
+  image.alternativeText = image.alternativeText || image.name;
+  return {type: 'image', image, children: [{type: 'text', text: ''}]};
+}
 
 const atoms = new WeakMap(); // element -> the unknown inline node it stands for
 const editors = new WeakMap(); // editable element -> its block's state
@@ -359,7 +375,12 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     const moves = moveButtons(items, i, () => { draw(); sync(); }, what);
     if (!editable(it.block)) {
       const t = it.block && typeof it.block === 'object' ? it.block.type : typeof it.block;
-      return h('div', {class: 'item'}, h('div', {class: 'item-head'}, h('strong', null, `${t} block (kept as it is)`), moves));
+      const img = t === 'image' && it.block.image && typeof it.block.image === 'object' ? it.block.image : null;
+      let fm = img && img.formats;
+      if (typeof fm === 'string') { try { fm = JSON.parse(fm); } catch { fm = null; } }
+      const src = img && safeURL((fm && fm.thumbnail && fm.thumbnail.url) || img.url);
+      return h('div', {class: 'item'}, h('div', {class: 'item-head'}, h('strong', null, `${t} block (kept as it is)`), moves),
+        src && src !== '#' ? h('div', {class: 'thumbs'}, h('figure', null, h('img', {src, alt: img.alternativeText || img.name || ''}), h('figcaption', null, img.name || ''))) : null);
     }
     const kind = select(KINDS, kindOf(it.block), {'aria-label': `Block ${i + 1} type`, onchange: e => {
       it.block = convert(readBlock(it.el, it.block), e.target.value);
@@ -600,7 +621,14 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     sync();
     it.el.focus();
   }, {class: 'secondary small'});
+  const addImage = button('Add an image', async () => {
+    const picked = await pickMedia({multiple: true, allowedTypes: ['images']});
+    if (!picked.length) return;
+    items.push(...picked.map(f => ({block: imageBlock(f)})));
+    draw();
+    sync();
+  }, {class: 'secondary small'});
   box.append(h('p', {class: 'hint'}, 'Enter starts a new block, Shift+Enter a new line. Ctrl+B, I, U, E (code), Shift+X (strikethrough), K (link). Paste brings plain text.'),
-    list, add, h('p', {class: 'field-error', role: 'alert'}));
+    list, h('div', {class: 'row'}, add, addImage), h('p', {class: 'field-error', role: 'alert'}));
   return box;
 }
