@@ -90,7 +90,10 @@ func TestBlocksEditor(t *testing.T) {
 			t.Errorf("the blocks as drawn: %q", got)
 		}
 		p.labelled("the blocks editor")
-		p.waitText("list block (kept as it is)") // a nested list
+		// A nested list is drawn flat, its items with their level.
+		if got := p.js(`return [...__ctl('Block 6 text').children].map(li => li.dataset.level + ':' + li.textContent).join('|')`); got != "0:outer|1:inner" {
+			t.Errorf("the nested list as drawn: %q", got)
+		}
 
 		// Type over a word, as a user would.
 		p.selectText(1, "Hello", 0, 5)
@@ -161,6 +164,20 @@ func TestBlocksEditor(t *testing.T) {
 		p.selectText(8, "and more", 8, 8)
 		p.do(chromedp.KeyEvent("\rthird"))
 		p.wait(`[...__ctl('Block 8 text').children].map(li => li.textContent).join('|') === 'Pasted bold|and more|third'`, "a third list item")
+		// Tab indents an item, Shift+Tab outdents it.
+		levels := `[...__ctl('Block 8 text').children].map(li => li.dataset.level).join('')`
+		p.do(chromedp.KeyEvent("\t"))
+		p.wait(levels+` === '001'`, "the third item indented")
+		p.do(chromedp.KeyEvent("\t"))
+		p.wait(levels+` === '001'`, "no deeper than one level under the item before")
+		p.selectText(8, "and more", 3, 3)
+		p.do(chromedp.KeyEvent("\t"))
+		p.wait(levels+` === '011'`, "the second item indented")
+		p.selectText(8, "third", 5, 5)
+		p.do(chromedp.KeyEvent("\t"))
+		p.wait(levels+` === '012'`, "the third item two levels deep")
+		p.do(chromedp.KeyEvent("\t", chromedp.KeyModifiers(chromedp.ModifierShift)))
+		p.wait(levels+` === '011' && document.activeElement === __ctl('Block 8 text')`, "the third item outdented")
 		// A code block has no marks: its toolbar is off; undo brings the
 		// heading back as it was.
 		p.setValue("Block 3 type", "code")
@@ -195,8 +212,9 @@ func TestBlocksEditor(t *testing.T) {
 				{"type":"text","text":"."}]}`), &first)
 		_ = json.Unmarshal([]byte(`{"type":"list","format":"unordered","children":[
 				{"type":"list-item","children":[{"type":"text","text":"Pasted bold"}]},
-				{"type":"list-item","children":[{"type":"text","text":"and more"}]},
-				{"type":"list-item","children":[{"type":"text","text":"third"}]}]}`), &pasted)
+				{"type":"list","format":"unordered","indentLevel":1,"children":[
+					{"type":"list-item","children":[{"type":"text","text":"and more"}]},
+					{"type":"list-item","children":[{"type":"text","text":"third"}]}]}]}`), &pasted)
 		var added, quote any
 		_ = json.Unmarshal([]byte(`{"type":"paragraph","children":[{"type":"text","text":"New\nline"}]}`), &added)
 		_ = json.Unmarshal([]byte(`{"type":"quote","children":[{"type":"text","text":"A quote","italic":true},{"type":"text","text":" with "},{"type":"text","text":"code","code":true}]}`), &quote)

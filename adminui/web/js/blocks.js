@@ -45,7 +45,7 @@ const plain = nodes => nodes.map(n => isText(n) ? n.text : isLink(n) ? plain(n.c
 
 function editable(b) {
   if (!b || typeof b !== 'object' || !Array.isArray(b.children)) return false;
-  if (b.type === 'list') return b.children.every(li => li && li.type === 'list-item' && Array.isArray(li.children));
+  if (b.type === 'list') return b.children.every(li => li && ((li.type === 'list-item' && Array.isArray(li.children)) || (li.type === 'list' && editable(li))));
   return ['paragraph', 'heading', 'quote', 'code'].includes(b.type);
 }
 
@@ -114,11 +114,36 @@ function splitLines(nodes) {
 }
 
 // segments: a block's runs of inline nodes (one, or one per list item).
-const segsOf = b => b.type === 'list' ? b.children.map(li => li.children) : [b.children];
-function withSegs(b, segs) {
+// A list's items are edited flat, each with its level: a nested list is a
+// "list" node after an item, inside its parent list's children (Strapi's
+// shape, with indentLevel).
+function flat(b, level = 0, format = b.format) {
+  return b.children.flatMap(c => c.type === 'list' ? flat(c, level + 1, c.format) : [{li: c, level, format}]);
+}
+// build nests flat items back: a deeper item opens a list after the item
+// before it (one level at a time).
+function build(b, entries) {
+  const root = {...b, children: []};
+  const stack = [root];
+  for (const e of entries) {
+    const l = Math.min(e.level, stack.length);
+    while (stack.length - 1 > l) stack.pop();
+    if (l === stack.length) {
+      const sub = {type: 'list', format: e.format || b.format, indentLevel: l, children: []};
+      stack[stack.length - 1].children.push(sub);
+      stack.push(sub);
+    }
+    stack[stack.length - 1].children.push(e.li);
+  }
+  return root;
+}
+const segsOf = b => b.type === 'list' ? flat(b).map(x => x.li.children) : [b.children];
+function withSegs(b, segs, levels) {
   if (b.type === 'list') {
     if (!segs.length) segs = [[]];
-    return {...b, children: segs.map((s, i) => ({...(b.children[i] || {type: 'list-item'}), children: filled(norm(s))}))};
+    const f = flat(b);
+    return build(b, segs.map((s, i) => ({li: {...((f[i] && f[i].li) || {type: 'list-item'}), children: filled(norm(s))},
+      level: levels ? levels[i] || 0 : f[i] ? f[i].level : 0, format: f[i] ? f[i].format : b.format})));
   }
   return {...b, children: filled(norm(segs[0]))};
 }
@@ -134,8 +159,8 @@ function convert(b, kind) {
   if (type === 'heading') base.level = arg;
   if (type === 'list') {
     base.format = arg;
-    const items = b.type === 'list' ? segs : splitLines(inl);
-    return {...base, children: items.map(s => ({type: 'list-item', children: filled(norm(s))}))};
+    if (b.type === 'list') return build({...base, children: []}, flat(b).map((x, i) => ({li: {type: 'list-item', children: filled(norm(segs[i]))}, level: x.level, format: x.level ? x.format : arg})));
+    return {...base, children: splitLines(inl).map(s => ({type: 'list-item', children: filled(norm(s))}))};
   }
   return {...base, children: filled(norm(inl))};
 }
@@ -203,7 +228,7 @@ function trailing(node, root) {
 }
 
 function readBlock(el, b) {
-  if (b.type === 'list') return withSegs(b, [...el.children].map(li => readInline(li)));
+  if (b.type === 'list') return withSegs(b, [...el.children].map(li => readInline(li)), [...el.children].map(li => Number(li.dataset.level) || 0));
   if (b.type === 'code') return {...b, children: [{type: 'text', text: plain(unlink(readInline(el))).replace(/\ufffc/g, '')}]};
   return withSegs(b, [readInline(el)]);
 }
@@ -421,7 +446,10 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     let el;
     if (b.type === 'list') {
       el = h(b.format === 'ordered' ? 'ol' : 'ul');
-      for (const li of b.children) { const l = h('li'); drawInline(li.children, l); endLine(l, li.children); el.append(l); }
+      for (const x of flat(b)) {
+        const l = h('li', {class: 'lvl-' + Math.min(x.level, 6), dataset: {level: String(x.level)}});
+        drawInline(x.li.children, l); endLine(l, x.li.children); el.append(l);
+      }
     } else {
       el = h('div');
       if (b.type === 'code') el.append(plain(b.children));
@@ -474,6 +502,22 @@ export function blocksEditor(ctx, name, legend, st, opts) {
       if (m) { e.preventDefault(); toggleMark(it, i, m); return; }
       if (k === 'k' && !e.shiftKey) { e.preventDefault(); editLink(it, i); return; }
     }
+    // Tab and Shift+Tab indent and outdent the selected list items (an
+    // item goes at most one level deeper than the one before it).
+    if (e.key === 'Tab' && !mod && !e.altKey && it.block.type === 'list') {
+      const sel = liveSel(it.el);
+      if (!sel) return;
+      const b = readBlock(it.el, it.block);
+      const lv = flat(b).map(x => x.level);
+      const was = lv.join();
+      for (let s = sel[0][0]; s <= sel[sel.length - 1][0]; s++) lv[s] = e.shiftKey ? Math.max(0, lv[s] - 1) : Math.min(lv[s] + 1, s ? lv[s - 1] + 1 : 0);
+      if (lv.join() === was) return; // nothing to do: Tab leaves the editor
+      e.preventDefault();
+      it.block = withSegs(b, segsOf(b), lv);
+      redraw(it, i, sel, true);
+      sync();
+      return;
+    }
     // Backspace at the start of a paragraph, heading or quote joins it to
     // the one before.
     const prose = t => ['paragraph', 'heading', 'quote'].includes(t);
@@ -525,7 +569,11 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     added[0] = x.concat(added[0]);
     added[added.length - 1] = added[added.length - 1].concat(y);
     segs.splice(first[0], last[0] - first[0] + 1, ...added);
-    if (b.type === 'list') it.block = withSegs({...b, children: []}, segs);
+    if (b.type === 'list') {
+      const lv = flat(b).map(x => x.level);
+      lv.splice(first[0], last[0] - first[0] + 1, ...added.map(() => lv[first[0]] || 0));
+      it.block = withSegs({...b, children: []}, segs, lv);
+    }
     else it.block = b.type === 'code' ? {...b, children: [{type: 'text', text: plain(segs[0])}]} : withSegs(b, segs);
     const at = first[0] + added.length - 1;
     redraw(it, i, [[at, end, end]], true);
@@ -628,7 +676,7 @@ export function blocksEditor(ctx, name, legend, st, opts) {
     draw();
     sync();
   }, {class: 'secondary small'});
-  box.append(h('p', {class: 'hint'}, 'Enter starts a new block, Shift+Enter a new line. Ctrl+B, I, U, E (code), Shift+X (strikethrough), K (link). Paste brings plain text.'),
+  box.append(h('p', {class: 'hint'}, 'Enter starts a new block, Shift+Enter a new line. Ctrl+B, I, U, E (code), Shift+X (strikethrough), K (link). In a list, Tab and Shift+Tab indent and outdent items. Paste brings plain text.'),
     list, h('div', {class: 'row'}, add, addImage), h('p', {class: 'field-error', role: 'alert'}));
   return box;
 }
