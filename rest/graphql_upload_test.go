@@ -78,8 +78,14 @@ func TestGraphQLUpload(t *testing.T) {
 			return r.JSON, r.Body
 		}
 		res, b := gql(`{ uploadFiles(pagination: {pageSize: 2}) { data { id } meta { pagination { total } } } }`, nil)
-		if list, _ := dig(res, "data", "uploadFiles", "data").([]any); len(list) != 2 {
+		if list, _ := dig(res, "data", "uploadFiles", "data").([]any); len(list) != 2 || dig(res, "data", "uploadFiles", "meta", "pagination", "total") != 3.0 {
 			t.Errorf("uploadFiles page: %s", b)
+		}
+		// The second page, read by offset: the oldest file (newest first).
+		res, b = gql(`{ uploadFiles(pagination: {start: 2, limit: 2}) { data { attributes { name } } meta { pagination { page pageCount } } } }`, nil)
+		if list, _ := dig(res, "data", "uploadFiles", "data").([]any); len(list) != 1 || dig(list, 0, "attributes", "name") != "Red Line.png" ||
+			dig(res, "data", "uploadFiles", "meta", "pagination", "page") != 2.0 {
+			t.Errorf("uploadFiles second page: %s", b)
 		}
 		res, b = gql(`query($id: ID) { uploadFile(id: $id) { data { attributes { name } } } }`, map[string]any{"id": id})
 		if dig(res, "data", "uploadFile", "data", "attributes", "name") != "Red Line.png" {

@@ -54,6 +54,16 @@ func (s *Store) File(ctx context.Context, id int64) (*upload.FileRecord, error) 
 	return r, err
 }
 
+// FileID returns the id of the row with documentID, 0 when none.
+func (s *Store) FileID(ctx context.Context, documentID string) (int64, error) {
+	var id int64
+	err := s.read.QueryRowContext(ctx, "SELECT id FROM stratum_files WHERE document_id = "+s.d.Placeholder(1), documentID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
 // Files returns the rows of ids (those that exist) in id order; nil ids
 // means every file.
 func (s *Store) Files(ctx context.Context, ids []int64) ([]*upload.FileRecord, error) {

@@ -65,6 +65,9 @@ type FileStore interface {
 	CreateFile(ctx context.Context, r *FileRecord) error
 	// File returns one record, nil when there is none.
 	File(ctx context.Context, id int64) (*FileRecord, error)
+	// FileID returns the id of the record with documentID, 0 when there
+	// is none.
+	FileID(ctx context.Context, documentID string) (int64, error)
 	// Files returns the records of ids that exist, in id order; nil ids
 	// means every record. Reads must not wait for a document write in
 	// progress (media are populated inside one).
@@ -253,7 +256,12 @@ func (s *Service) List(ctx context.Context) ([]*File, error) {
 // Page returns one page of the files (page from 1), newest first, whose
 // name contains search, and how many match: the admin's media library.
 func (s *Service) Page(ctx context.Context, page, pageSize int, search string) ([]*File, int64, error) {
-	rows, total, err := s.files.FilePage(ctx, (page-1)*pageSize, pageSize, search)
+	return s.Range(ctx, (page-1)*pageSize, pageSize, search)
+}
+
+// Range is Page by offset and limit.
+func (s *Service) Range(ctx context.Context, offset, limit int, search string) ([]*File, int64, error) {
+	rows, total, err := s.files.FilePage(ctx, offset, limit, search)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -262,6 +270,15 @@ func (s *Service) Page(ctx context.Context, page, pageSize int, search string) (
 		out[i] = r.View()
 	}
 	return out, total, nil
+}
+
+// ID returns the id of the file with documentID, or a 404.
+func (s *Service) ID(ctx context.Context, documentID string) (int64, error) {
+	id, err := s.files.FileID(ctx, documentID)
+	if err == nil && id == 0 {
+		err = notFound()
+	}
+	return id, err
 }
 
 // Get returns one file, or a 404.

@@ -130,3 +130,5 @@ func TestPixelGateCancel(t *testing.T) {
 		}
 	}
 }
+
+func (m *memStore) FileID(context.Context, string) (int64, error) { return 0, nil }

@@ -584,3 +584,5 @@ func TestTypeLists(t *testing.T) {
 		t.Fatalf("svg: %+v %v", f, err)
 	}
 }
+
+func (m *memFiles) FileID(context.Context, string) (int64, error) { return 0, nil }

@@ -66,7 +66,10 @@ func fileOf(f *upload.File) *fileValue {
 	return fv
 }
 
-type fileCollection struct{ files []*fileValue }
+type fileCollection struct {
+	files                []*fileValue
+	total, offset, limit int
+}
 
 func (b *builder) uploads(media *upload.Service) {
 	sh := b.sh
@@ -78,8 +81,9 @@ func (b *builder) uploads(media *upload.Service) {
 			return p.Source.(*fileCollection).files, nil
 		}},
 		"meta": &gql.Field{Type: gql.NewNonNull(sh.meta), Resolve: func(p gql.ResolveParams) (any, error) {
-			n := len(p.Source.(*fileCollection).files)
-			return &pageInfo{page: 1, pageSize: max(n, 1), total: n, pageCount: 1}, nil
+			c := p.Source.(*fileCollection)
+			size := max(c.limit, 1)
+			return &pageInfo{page: c.offset/size + 1, pageSize: size, total: c.total, pageCount: (c.total + size - 1) / size}, nil
 		}},
 	}})
 	b.upTypes[uploadScalar.Name()], b.upTypes[info.Name()], b.upTypes[collection.Name()] = uploadScalar, info, collection
@@ -92,24 +96,16 @@ func (b *builder) uploads(media *upload.Service) {
 	}
 	notFound := func() error { return &errs.Error{Kind: errs.KindNotFound, Message: "file.notFound"} }
 	// fileID reads a file's id: its number, or its documentId (the id the
-	// file entities show).
+	// file entities show), found with one indexed query.
 	fileID := func(ctx context.Context, v any) (int64, error) {
 		s, _ := v.(string)
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 {
 			return n, nil
 		}
-		if s != "" {
-			files, err := media.List(ctx)
-			if err != nil {
-				return 0, err
-			}
-			for _, f := range files {
-				if f.DocumentID == s {
-					return f.ID, nil
-				}
-			}
+		if s == "" || engine.CheckString(s, "id") != nil {
+			return 0, notFound()
 		}
-		return 0, notFound()
+		return media.ID(ctx, s)
 	}
 	fileInfo := func(v any) upload.FileInfo {
 		m, _ := v.(map[string]any)
@@ -144,16 +140,28 @@ func (b *builder) uploads(media *upload.Service) {
 			if err := can(p.Context, upload.ActionFind); err != nil {
 				return nil, err
 			}
-			files, err := media.List(p.Context)
+			// One page read in SQL, newest first (the media library's
+			// order): the library is never read whole.
+			pg, err := b.srv.pagination(p.Args["pagination"])
 			if err != nil {
 				return nil, err
 			}
-			start, end, err := b.srv.window(p.Args["pagination"], len(files))
+			offset, limit := pg.Start, pg.Limit
+			if !pg.OffsetMode {
+				limit = pg.PageSize
+				if limit == 0 {
+					limit = min(b.srv.eng.Config().DefaultLimit, b.srv.cfg.amountLimit())
+				}
+				offset = (max(pg.Page, 1) - 1) * limit
+			} else if limit == 0 {
+				limit = min(b.srv.eng.Config().DefaultLimit, b.srv.cfg.amountLimit())
+			}
+			files, total, err := media.Range(p.Context, offset, limit, "")
 			if err != nil {
 				return nil, err
 			}
-			out := &fileCollection{files: make([]*fileValue, 0, end-start)}
-			for _, f := range files[start:end] {
+			out := &fileCollection{files: make([]*fileValue, 0, len(files)), total: int(total), offset: offset, limit: limit}
+			for _, f := range files {
 				out.files = append(out.files, fileOf(f))
 			}
 			return out, nil
