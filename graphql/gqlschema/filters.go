@@ -46,6 +46,38 @@ func with(path []string, name string) []string {
 	return append(append(make([]string, 0, len(path)+1), path...), name)
 }
 
+// logical reads the and/or/not of a filters input, node reading each
+// object under it.
+func logical(k string, v any, node func(map[string]any) (query.Filter, error)) (query.Filter, error) {
+	if k == "not" {
+		im, _ := v.(map[string]any)
+		if len(im) == 0 {
+			return nil, nil
+		}
+		x, err := node(im)
+		if err != nil || x == nil {
+			return nil, err
+		}
+		return query.Not{Filter: x}, nil
+	}
+	list, _ := v.([]any)
+	var sub []query.Filter
+	for _, it := range list {
+		im, _ := it.(map[string]any)
+		if len(im) == 0 {
+			continue
+		}
+		x, err := node(im)
+		if err != nil {
+			return nil, err
+		}
+		if x != nil {
+			sub = append(sub, x)
+		}
+	}
+	return combine(sub, k == "or"), nil
+}
+
 func combine(parts []query.Filter, or bool) query.Filter {
 	switch len(parts) {
 	case 0:
@@ -80,34 +112,8 @@ func (b *builder) filterNode(path []string, uid string, m map[string]any) (query
 		var f query.Filter
 		var err error
 		switch k {
-		case "and", "or":
-			list, _ := v.([]any)
-			var sub []query.Filter
-			for _, it := range list {
-				im, _ := it.(map[string]any)
-				if len(im) == 0 {
-					continue
-				}
-				x, err := b.filterNode(path, uid, im)
-				if err != nil {
-					return nil, err
-				}
-				if x != nil {
-					sub = append(sub, x)
-				}
-			}
-			f = combine(sub, k == "or")
-		case "not":
-			im, _ := v.(map[string]any)
-			if len(im) > 0 {
-				x, err := b.filterNode(path, uid, im)
-				if err != nil {
-					return nil, err
-				}
-				if x != nil {
-					f = query.Not{Filter: x}
-				}
-			}
+		case "and", "or", "not":
+			f, err = logical(k, v, func(im map[string]any) (query.Filter, error) { return b.filterNode(path, uid, im) })
 		case "id":
 			if ct == nil {
 				return nil, errs.InvalidKey(k, strings.Join(with(path, k), "."), "query", "filters")

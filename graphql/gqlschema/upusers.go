@@ -502,33 +502,8 @@ func userFilterNode(path []string, m map[string]any) (query.Filter, error) {
 		var f query.Filter
 		var err error
 		switch k {
-		case "and", "or":
-			list, _ := v.([]any)
-			var sub []query.Filter
-			for _, it := range list {
-				im, _ := it.(map[string]any)
-				if len(im) == 0 {
-					continue
-				}
-				x, err := userFilterNode(path, im)
-				if err != nil {
-					return nil, err
-				}
-				if x != nil {
-					sub = append(sub, x)
-				}
-			}
-			f = combine(sub, k == "or")
-		case "not":
-			if im, _ := v.(map[string]any); len(im) > 0 {
-				x, err := userFilterNode(path, im)
-				if err != nil {
-					return nil, err
-				}
-				if x != nil {
-					f = query.Not{Filter: x}
-				}
-			}
+		case "and", "or", "not":
+			f, err = logical(k, v, func(im map[string]any) (query.Filter, error) { return userFilterNode(path, im) })
 		case "role":
 			if im, _ := v.(map[string]any); len(im) > 0 && path == nil {
 				f, err = userFilterNode([]string{"role"}, im)
