@@ -3,6 +3,7 @@ package rest_test
 import (
 	"testing"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/internal/testenv"
 )
 
@@ -91,6 +92,26 @@ func TestGraphQLRelationsInComponents(t *testing.T) {
 		}
 		if dig(l, "zone", 0, "owner", "data", "attributes", "handle") != "two" {
 			t.Errorf("relation in a zone item: %v", dig(l, "zone"))
+		}
+	})
+}
+
+// A reader who may not find a component relation's target still reads
+// the component; selecting the relation is FORBIDDEN at its path.
+func TestGraphQLRelationsInComponentsPrivate(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Dir: "testdata/project",
+			Public: []string{"api::landing.landing.find", "api::landing.landing.create"}, Config: engine.Config{Locales: []string{"en"}}})
+		if r := e.Do("POST", "/api/landings", map[string]any{"data": map[string]any{"name": "L", "ctas": []any{map[string]any{"label": "a"}}}}); r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		res := e.Do("POST", "/graphql", map[string]any{"query": `{ landings { data { attributes { name ctas { label } } } } }`})
+		if res.JSON["errors"] != nil || dig(res.JSON, "data", "landings", "data", 0, "attributes", "ctas", 0, "label") != "a" {
+			t.Errorf("component without its relations: %s", res.Body)
+		}
+		res = e.Do("POST", "/graphql", map[string]any{"query": `{ landings { data { attributes { ctas { label owner { data { id } } } } } } }`})
+		if dig(res.JSON, "errors", 0, "extensions", "code") != "FORBIDDEN" || dig(res.JSON, "data", "landings", "data", 0, "attributes", "ctas", 0, "label") != "a" {
+			t.Errorf("unreadable relation in a component: %s", res.Body)
 		}
 	})
 }
