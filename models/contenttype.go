@@ -48,8 +48,13 @@ type ContentType struct {
 	// Warnings are what loading it accepted with a change (a custom field
 	// kept as JSON, ...), for the start's log and `stratum check`.
 	Warnings []string
+	// System marks one of Strapi's own types (users, roles) that auth
+	// keeps in its tables: relations may point at it and the engine reads
+	// it, but no content-API route serves it.
+	System bool
 
 	byName map[string]*Attribute
+	ext    *ContentType
 }
 
 // Component is a reusable group of attributes, stored inline in documents.

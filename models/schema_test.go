@@ -144,12 +144,13 @@ func TestInvalidJSONPosition(t *testing.T) {
 	}
 }
 
-// A relation to one of Strapi's own types (users, files, admin users)
-// does not stop a project: the attribute is left out with a warning, the
-// rest of the type is served; an unknown api:: target is still refused.
-func TestPluginRelationsLeftOut(t *testing.T) {
+// A relation to users or roles is kept (they are system types); one to
+// Strapi's other own types (files, admin users) does not stop a project:
+// the attribute is left out with a warning, the rest of the type is
+// served; an unknown api:: target is still refused.
+func TestPluginRelations(t *testing.T) {
 	c := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"title":{"type":"string"},
-		"owner":{"type":"relation","relation":"manyToOne","target":"plugin::users-permissions.user"},
+		"owner":{"type":"relation","relation":"manyToOne","target":"plugin::users-permissions.user","inversedBy":"things"},
 		"editors":{"type":"relation","relation":"oneToMany","target":"admin::user"},
 		"doc":{"type":"relation","relation":"oneToOne","target":"plugin::upload.file"}}}`)
 	comp, err := ParseComponent("shared.byline", "shared", "src/components/shared/byline.json",
@@ -162,14 +163,23 @@ func TestPluginRelationsLeftOut(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 	got := s.Type("api::thing.thing")
-	if got.Attr("title") == nil || got.Attr("owner") != nil || got.Attr("editors") != nil || got.Attr("doc") != nil || len(got.Attributes) != 1 {
+	if got.Attr("title") == nil || got.Attr("owner") == nil || got.Attr("editors") != nil || got.Attr("doc") != nil || len(got.Attributes) != 2 {
 		t.Errorf("attributes: %v", got.Attributes)
 	}
-	if len(got.Warnings) != 3 || !strings.Contains(got.Warnings[0], "plugin::users-permissions.user") {
-		t.Errorf("warnings: %v", got.Warnings)
+	// owner's inversedBy names no attribute of Strapi's user: one-way, said.
+	if len(got.Warnings) != 3 || !strings.Contains(got.Warnings[0], "admin::user") || !strings.Contains(got.Warnings[2], `inversedBy "things"`) {
+		t.Errorf("warnings: %q", got.Warnings)
 	}
-	if cc := s.Component("shared.byline"); cc.Attr("user") != nil || cc.Attr("name") == nil || len(cc.Warnings) != 1 {
+	if cc := s.Component("shared.byline"); cc.Attr("user") == nil || cc.Attr("name") == nil || len(cc.Warnings) != 0 {
 		t.Errorf("component: %v %v", cc.Attributes, cc.Warnings)
+	}
+	if u := s.Type(UserUID); u == nil || !u.System || u.Attr("role").Column != "role_id" || s.Type(RoleUID) == nil {
+		t.Errorf("system types: %v", u)
+	}
+	for _, ty := range s.Types {
+		if ty.System {
+			t.Errorf("a system type is listed among the content types: %s", ty.UID)
+		}
 	}
 	// Built again (the next snapshot): the same, no second warning.
 	if _, err := Build([]*ContentType{c}, []*Component{comp}); err != nil || len(c.Warnings) != 3 {

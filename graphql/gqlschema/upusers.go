@@ -164,7 +164,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		}},
 		"meta": &gql.Field{Type: gql.NewNonNull(sh.meta), Resolve: func(p gql.ResolveParams) (any, error) {
 			c := p.Source.(*upUserCollection)
-			total, err := svc.CountUsers(p.Context, c.q)
+			total, err := svc.CountUsers(p.Context, access(p.Context), c.q)
 			if err != nil {
 				return nil, err
 			}
@@ -222,7 +222,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	userNotFound := func() error { return errs.Errorf(errs.KindNotFound, "User not found") }
 	roleNotFound := func() error { return errs.Errorf(errs.KindNotFound, "Role not found") }
 	userByID := func(ctx context.Context, id int64) (*upUser, error) {
-		v, err := svc.GetUser(ctx, id, b.userQuery(ctx, &query.Query{}))
+		v, err := svc.GetUser(ctx, access(ctx), id, b.userQuery(ctx, &query.Query{}))
 		if err != nil || v == nil {
 			return nil, err
 		}
@@ -462,7 +462,7 @@ func (b *builder) findUsers(ctx context.Context, svc *auth.Service, q *query.Que
 	if err := auth.UserQueryAccess(access(ctx).Can, q); err != nil {
 		return nil, err
 	}
-	list, err := svc.ListUsers(ctx, b.userQuery(ctx, q))
+	list, err := svc.ListUsers(ctx, access(ctx), b.userQuery(ctx, q))
 	if err != nil {
 		return nil, err
 	}
