@@ -86,7 +86,7 @@ type pluginsConfig struct {
 			Register struct {
 				AllowedFields []string `json:"allowedFields"`
 			} `json:"register"`
-			RateLimit             struct {
+			RateLimit struct {
 				Enabled  *bool `json:"enabled"`
 				Interval *int  `json:"interval"` // milliseconds
 				Max      *int  `json:"max"`
