@@ -266,3 +266,23 @@ func decodeList(t *testing.T, body []byte) []map[string]any {
 	}
 	return out
 }
+
+// GraphQL sees the extension's scalars on UsersPermissionsUser (fields,
+// filters).
+func TestGraphQLUserRelationsAndExtension(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "api::product.product.create", "plugin::users-permissions.user.find",
+			"plugin::users-permissions.user.findOne"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123", "phone": "+47 1234"})
+		if r := e.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": "Lamp", "seller": alice["id"]}}); r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		q := `{ usersPermissionsUsers(filters: {phone: {eq: "+47 1234"}}) { data { attributes { username phone newsletter } } } }`
+		r := e.Do("POST", "/graphql", map[string]any{"query": q})
+		want := `{"data":{"usersPermissionsUsers":{"data":[{"attributes":{"username":"alice","phone":"+47 1234","newsletter":false}}]}}}`
+		if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
+			t.Fatalf("graphql: %d %s\nwant %s", r.Status, r.Body, want)
+		}
+	})
+}

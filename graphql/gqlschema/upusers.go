@@ -2,12 +2,14 @@ package gqlschema
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 
 	gql "github.com/graphql-go/graphql"
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
 
@@ -146,6 +148,18 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		"createdAt": date(func(s any) any { return user(s).CreatedAt }),
 		"updatedAt": date(func(s any) any { return user(s).UpdatedAt }),
 	}})
+	// The scalars a users-permissions extension adds (phone, ...).
+	extScalars := b.userExtensionScalars()
+	for _, a := range extScalars {
+		name, sc := a.Name, scalarType(a)
+		userType.AddFieldConfig(name, &gql.Field{Type: sc, Resolve: func(p gql.ResolveParams) (any, error) {
+			var m map[string]any
+			if ext := user(p.Source).Ext; len(ext) > 0 {
+				_ = json.Unmarshal([]byte("{"+string(ext)+"}"), &m)
+			}
+			return m[name], nil
+		}})
+	}
 	userEntity = gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserEntity", Fields: gql.Fields{
 		"id":         &gql.Field{Type: gql.ID, Resolve: func(p gql.ResolveParams) (any, error) { return strconv.FormatInt(user(p.Source).ID, 10), nil }},
 		"attributes": &gql.Field{Type: userType, Resolve: resolveSource},
@@ -180,17 +194,28 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	})})
 	var userFilters *gql.InputObject
 	userFilters = gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsUserFiltersInput", Fields: gql.InputObjectConfigFieldMapThunk(func() gql.InputObjectConfigFieldMap {
-		return gql.InputObjectConfigFieldMap{
+		m := gql.InputObjectConfigFieldMap{
 			"id": {Type: sh.idFilter}, "username": {Type: sh.filters[gql.String]}, "email": {Type: sh.filters[gql.String]},
 			"provider": {Type: sh.filters[gql.String]}, "confirmed": {Type: sh.filters[gql.Boolean]}, "blocked": {Type: sh.filters[gql.Boolean]},
 			"role": {Type: roleFilters}, "createdAt": {Type: sh.filters[dateTimeScalar]}, "updatedAt": {Type: sh.filters[dateTimeScalar]},
 			"and": {Type: gql.NewList(userFilters)}, "or": {Type: gql.NewList(userFilters)}, "not": {Type: userFilters},
 		}
+		for _, a := range extScalars {
+			if f := b.sh.filters[scalarType(a)]; f != nil {
+				m[a.Name] = &gql.InputObjectFieldConfig{Type: f}
+			}
+		}
+		return m
 	})})
 	userInput := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsUserInput", Fields: gql.InputObjectConfigFieldMap{
 		"username": {Type: gql.String}, "email": {Type: gql.String}, "provider": {Type: gql.String}, "password": {Type: gql.String},
 		"confirmed": {Type: gql.Boolean}, "blocked": {Type: gql.Boolean}, "role": {Type: gql.ID},
 	}})
+	for _, a := range extScalars {
+		if a.IsWritable() {
+			userInput.AddFieldConfig(a.Name, &gql.InputObjectFieldConfig{Type: scalarType(a)})
+		}
+	}
 	roleInput := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsRoleInput", Fields: gql.InputObjectConfigFieldMap{
 		"name": {Type: gql.String}, "description": {Type: gql.String}, "type": {Type: gql.String},
 		// The actions the role may take ("api::article.article.find").
@@ -483,6 +508,22 @@ func (c *upUserCollection) meta(total int) *pageInfo {
 	}
 	size = max(size, 1)
 	return &pageInfo{page: page, pageSize: size, total: total, pageCount: (total + size - 1) / size}
+}
+
+// userExtensionScalars are the public scalar attributes a users-permissions
+// extension adds to the user, as GraphQL fields of UsersPermissionsUser.
+func (b *builder) userExtensionScalars() []*models.Attribute {
+	ct := b.ms.Type(models.UserUID)
+	if ct == nil || ct.Extension() == nil {
+		return nil
+	}
+	var out []*models.Attribute
+	for _, a := range ct.Extension().Attributes {
+		if a.IsScalar() && !a.IsHidden() && scalarType(a) != nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // userFilter turns a UsersPermissionsUserFiltersInput into the filter
