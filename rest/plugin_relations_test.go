@@ -16,7 +16,9 @@ import (
 // users-permissions extension; reviewers; a badge component's awardedBy),
 // extra user fields (phone, bio, newsletter, avatar, address), media and
 // custom fields.
-func strapiProject() string { return filepath.Join(testenv.Root(), "app", "testdata", "strapi-project") }
+func strapiProject() string {
+	return filepath.Join(testenv.Root(), "app", "testdata", "strapi-project")
+}
 
 // register signs a user up through /api/auth/local/register and returns
 // the answer's user and JWT.
