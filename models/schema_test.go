@@ -144,15 +144,16 @@ func TestInvalidJSONPosition(t *testing.T) {
 	}
 }
 
-// A relation to users or roles is kept (they are system types); one to
-// Strapi's other own types (files, admin users) does not stop a project:
-// the attribute is left out with a warning, the rest of the type is
-// served; an unknown api:: target is still refused.
+// Relations to users, roles, files and admin users are kept (they are
+// system types); one to another plugin's type (i18n's locale) does not
+// stop a project: the attribute is left out with a warning, the rest of
+// the type is served; an unknown api:: target is still refused.
 func TestPluginRelations(t *testing.T) {
 	c := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"title":{"type":"string"},
 		"owner":{"type":"relation","relation":"manyToOne","target":"plugin::users-permissions.user","inversedBy":"things"},
 		"editors":{"type":"relation","relation":"oneToMany","target":"admin::user"},
-		"doc":{"type":"relation","relation":"oneToOne","target":"plugin::upload.file"}}}`)
+		"doc":{"type":"relation","relation":"oneToOne","target":"plugin::upload.file"},
+		"lang":{"type":"relation","relation":"oneToOne","target":"plugin::i18n.locale"}}}`)
 	comp, err := ParseComponent("shared.byline", "shared", "src/components/shared/byline.json",
 		[]byte(`{"collectionName":"components_shared_bylines","info":{"displayName":"byline"},"attributes":{"name":{"type":"string"},"user":{"type":"relation","relation":"oneToOne","target":"plugin::users-permissions.user"}}}`))
 	if err != nil {
@@ -163,11 +164,12 @@ func TestPluginRelations(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 	got := s.Type("api::thing.thing")
-	if got.Attr("title") == nil || got.Attr("owner") == nil || got.Attr("editors") != nil || got.Attr("doc") != nil || len(got.Attributes) != 2 {
+	if got.Attr("title") == nil || got.Attr("owner") == nil || got.Attr("editors") == nil || got.Attr("doc") == nil ||
+		got.Attr("lang") != nil || len(got.Attributes) != 4 {
 		t.Errorf("attributes: %v", got.Attributes)
 	}
 	// owner's inversedBy names no attribute of Strapi's user: one-way, said.
-	if len(got.Warnings) != 3 || !strings.Contains(got.Warnings[0], "admin::user") || !strings.Contains(got.Warnings[2], `inversedBy "things"`) {
+	if len(got.Warnings) != 2 || !strings.Contains(got.Warnings[0], "plugin::i18n.locale") || !strings.Contains(got.Warnings[1], `inversedBy "things"`) {
 		t.Errorf("warnings: %q", got.Warnings)
 	}
 	if cc := s.Component("shared.byline"); cc.Attr("user") == nil || cc.Attr("name") == nil || len(cc.Warnings) != 0 {
@@ -176,13 +178,16 @@ func TestPluginRelations(t *testing.T) {
 	if u := s.Type(UserUID); u == nil || !u.System || u.Attr("role").Column != "role_id" || s.Type(RoleUID) == nil {
 		t.Errorf("system types: %v", u)
 	}
+	if f := s.Type(FileUID); f == nil || f.Action("find") != "plugin::upload.content-api.find" || f.Attr("previewUrl").Column != "preview_url" {
+		t.Errorf("files: %v", f)
+	}
 	for _, ty := range s.Types {
 		if ty.System {
 			t.Errorf("a system type is listed among the content types: %s", ty.UID)
 		}
 	}
 	// Built again (the next snapshot): the same, no second warning.
-	if _, err := Build([]*ContentType{c}, []*Component{comp}); err != nil || len(c.Warnings) != 3 {
+	if _, err := Build([]*ContentType{c}, []*Component{comp}); err != nil || len(c.Warnings) != 2 {
 		t.Errorf("rebuild: %v %v", err, c.Warnings)
 	}
 	bad := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"r":{"type":"relation","relation":"manyToOne","target":"api::nope.nope"}}}`)

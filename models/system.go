@@ -9,8 +9,10 @@ import "fmt"
 // src/extensions/users-permissions/content-types/user/schema.json adds
 // attributes to the user; its other attributes are Strapi's own, kept here.
 const (
-	UserUID = "plugin::users-permissions.user"
-	RoleUID = "plugin::users-permissions.role"
+	UserUID      = "plugin::users-permissions.user"
+	RoleUID      = "plugin::users-permissions.role"
+	FileUID      = "plugin::upload.file"
+	AdminUserUID = "admin::user"
 )
 
 // userSchema and roleSchema are Strapi 5's definitions. Each built-in
@@ -36,15 +38,48 @@ const roleSchema = `{"kind":"collectionType","collectionName":"up_roles",
 "description":{"type":"string","configurable":false},
 "type":{"type":"string","unique":true,"configurable":false}}}`
 
+// fileSchema is the media library's file (stratum_files), as a relation
+// target: `"target": "plugin::upload.file"`.
+const fileSchema = `{"kind":"collectionType","collectionName":"stratum_files",
+"info":{"singularName":"file","pluralName":"files","displayName":"File"},"options":{"draftAndPublish":false},
+"attributes":{
+"name":{"type":"string"},"alternativeText":{"type":"string"},"caption":{"type":"string"},
+"focalPoint":{"type":"json"},"width":{"type":"integer"},"height":{"type":"integer"},"formats":{"type":"json"},
+"hash":{"type":"string"},"ext":{"type":"string"},"mime":{"type":"string"},"size":{"type":"decimal"},
+"url":{"type":"string"},"previewUrl":{"type":"string"},"provider":{"type":"string"},"provider_metadata":{"type":"json"}}}`
+
+// adminUserSchema is an admin of the panel (stratum_admin_users). No
+// content-API permission can name it: a relation to admins is written and
+// read in the admin panel, never shown to the content API.
+const adminUserSchema = `{"kind":"collectionType","collectionName":"stratum_admin_users",
+"info":{"singularName":"user","pluralName":"users","displayName":"User"},"options":{"draftAndPublish":false},
+"attributes":{
+"firstname":{"type":"string"},"lastname":{"type":"string"},"email":{"type":"email"},
+"password":{"type":"password","private":true},"isActive":{"type":"boolean"},"blocked":{"type":"boolean"}}}`
+
 // systemColumns maps the built-in attributes to their columns.
 var systemColumns = map[string]map[string]string{
 	UserUID: {"username": "username", "email": "email", "provider": "provider", "password": "password",
 		"resetPasswordToken": "reset_password_token", "confirmationToken": "confirmation_token",
 		"confirmed": "confirmed", "blocked": "blocked", "role": "role_id"},
 	RoleUID: {"name": "name", "description": "description", "type": "type"},
+	FileUID: {"name": "name", "alternativeText": "alternative_text", "caption": "caption", "focalPoint": "focal_point",
+		"width": "width", "height": "height", "formats": "formats", "hash": "hash", "ext": "ext", "mime": "mime", "size": "size",
+		"url": "url", "previewUrl": "preview_url", "provider": "provider", "provider_metadata": "provider_metadata"},
+	AdminUserUID: {"firstname": "firstname", "lastname": "lastname", "email": "email", "password": "password",
+		"isActive": "is_active", "blocked": "blocked"},
 }
 
-var systemSchemas = map[string]string{UserUID: userSchema, RoleUID: roleSchema}
+var systemSchemas = map[string]string{UserUID: userSchema, RoleUID: roleSchema, FileUID: fileSchema, AdminUserUID: adminUserSchema}
+
+// systemActions are the permission prefixes of system types whose actions
+// Strapi does not name after the uid: reading files is the upload
+// plugin's content-API find.
+var systemActions = map[string]string{FileUID: "plugin::upload.content-api"}
+
+// Extensible reports whether a system type keeps an extension's
+// attributes (users and roles: their tables have data and extra columns).
+func (c *ContentType) Extensible() bool { return c.UID == UserUID || c.UID == RoleUID }
 
 // IsSystemUID reports whether uid names a system type.
 func IsSystemUID(uid string) bool { return systemSchemas[uid] != "" }
@@ -70,12 +105,16 @@ func systemType(uid string, ext *ContentType) (*ContentType, error) {
 		return nil, err
 	}
 	t.System = true
+	t.actionUID = systemActions[uid]
 	cols := systemColumns[uid]
 	for _, a := range t.Attributes {
 		a.Column = cols[a.Name]
 	}
 	if ext == nil {
 		return t, nil
+	}
+	if !t.Extensible() {
+		return nil, defErr(ext.Source, "", "%s cannot be extended", uid)
 	}
 	t.Source, t.Raw, t.Warnings = ext.Source, ext.Raw, ext.Warnings
 	for _, a := range ext.Attributes {
@@ -130,7 +169,7 @@ func (s *Schema) addSystemTypes(types []*ContentType) ([]*ContentType, error) {
 		}
 		rest = append(rest, t)
 	}
-	for _, uid := range []string{RoleUID, UserUID} {
+	for _, uid := range []string{RoleUID, UserUID, FileUID, AdminUserUID} {
 		t, err := systemType(uid, ext[uid])
 		if err != nil {
 			return nil, err

@@ -288,3 +288,64 @@ func TestGraphQLUserRelationsAndExtension(t *testing.T) {
 		}
 	})
 }
+
+// A relation to the media library's files is read with the upload
+// plugin's find permission and shows the file's fields; a relation to
+// admins is the admin panel's: written and read there, never shown to the
+// content API (no content-API permission names admins).
+func TestRelationsToFilesAndAdmins(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "api::product.product.findOne", "api::product.product.create",
+			"plugin::upload.content-api.upload", "plugin::upload.content-api.find"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		st, b := uploadWith(t, e, nil, "manual.png")
+		var files []map[string]any
+		if err := json.Unmarshal(b, &files); st != 201 || err != nil || len(files) != 1 {
+			t.Fatalf("upload: %d %s", st, b)
+		}
+		r := e.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": "Lamp", "manual": files[0]["id"]}})
+		if r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		doc := r.Data()["documentId"].(string)
+		r = e.Do("GET", "/api/products/"+doc+"?populate[manual][fields][0]=name&populate[manual][fields][1]=width&populate[manual][fields][2]=formats", nil)
+		m, _ := r.Data()["manual"].(map[string]any)
+		if r.Status != 200 || m["name"] != "manual.png" || m["width"] != float64(20) || m["documentId"] != files[0]["documentId"] {
+			t.Fatalf("populate a file: %d %s", r.Status, r.Body)
+		}
+		if _, isObject := m["formats"].(map[string]any); m["formats"] != nil && !isObject {
+			t.Fatalf("formats is not JSON: %s", r.Body)
+		}
+		if r := e.Do("GET", "/api/products?filters[manual][name][$eq]=manual.png", nil); len(r.List()) != 1 {
+			t.Fatalf("filter through a file: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("GET", "/api/products?filters[manual][name][$eq]=other.png", nil); r.Status != 200 || len(r.List()) != 0 {
+			t.Fatalf("filter through a file, no match: %d %s", r.Status, r.Body)
+		}
+
+		// Admins: the content API can neither write nor see them.
+		reg := e.Do("POST", "/admin/register-admin", map[string]any{"email": adminEmail, "password": adminPassword, "firstname": "Ada"})
+		admin, _ := reg.Data()["token"].(string)
+		adminID := reg.Data()["user"].(map[string]any)["id"]
+		if r := e.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": "Desk", "curator": adminID}}); r.Status != 400 {
+			t.Fatalf("a relation to an admin written through the content API: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("POST", "/admin/content-manager/collection-types/api::product.product",
+			map[string]any{"data": map[string]any{"name": "Desk", "curator": adminID}}, bearer(admin)...)
+		if r.Status != 201 && r.Status != 200 {
+			t.Fatalf("admin create: %d %s", r.Status, r.Body)
+		}
+		desk := r.Data()["documentId"].(string)
+		r = e.Do("GET", "/admin/content-manager/collection-types/api::product.product/"+desk+"?populate[curator][fields][0]=email", nil, bearer(admin)...)
+		if c, _ := r.Data()["curator"].(map[string]any); r.Status != 200 || c["email"] == nil || strings.Contains(string(r.Body), "password") {
+			t.Fatalf("admin reads the curator: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/api/products/"+desk+"?populate=*", nil)
+		if r.Status != 200 || r.Data()["curator"] != nil || strings.Contains(string(r.Body), "@") {
+			t.Fatalf("the content API shows an admin: %d %s", r.Status, r.Body)
+		}
+		if r := e.Do("GET", "/api/products?filters[curator][email][$null]=false", nil); r.Status != 400 {
+			t.Fatalf("a filter through admins: %d %s", r.Status, r.Body)
+		}
+	})
+}

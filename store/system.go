@@ -21,7 +21,13 @@ import (
 // to-one relation's as its target's document id).
 func systemSelect(ct *models.ContentType) (string, []*models.Attribute) {
 	var b strings.Builder
-	b.WriteString("t0.id, t0.document_id, '', t0.published_at, t0.created_at, t0.updated_at, t0.data, t0.large, t0.extra")
+	if ct.Extensible() {
+		b.WriteString("t0.id, t0.document_id, '', t0.published_at, t0.created_at, t0.updated_at, t0.data, t0.large, t0.extra")
+	} else {
+		// Files and admins: no extension columns; published when made, as
+		// Strapi shows types without draft & publish.
+		b.WriteString("t0.id, t0.document_id, '', t0.created_at, t0.created_at, t0.updated_at, '{}', '{}', '{}'")
+	}
 	var attrs []*models.Attribute
 	for _, a := range ct.Attributes {
 		if a.Column == "" || a.IsHidden() {
@@ -107,8 +113,13 @@ func (s *Store) scanSystem(sc scanner, attrs []*models.Attribute) (engine.Row, e
 			rel[a.Name] = v
 			continue
 		}
-		if a.Type == models.TypeBoolean {
+		switch a.Type {
+		case models.TypeBoolean:
 			v = truthyColumn(v)
+		case models.TypeJSON: // kept as JSON text (formats, focal point)
+			if str, ok := v.(string); ok && json.Valid([]byte(str)) {
+				v = json.RawMessage(str)
+			}
 		}
 		base[a.Name] = v
 		order = append(order, a.Name)
