@@ -349,3 +349,43 @@ func TestRelationsToFilesAndAdmins(t *testing.T) {
 		}
 	})
 }
+
+// A relation to users is a typed GraphQL field (to-one, to-many, in a
+// component), populated in the parent's read, filterable, with the
+// extension's scalars; it needs find on users, as in REST.
+func TestGraphQLRelationsToUsers(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "api::product.product.create", "plugin::users-permissions.user.find"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123", "phone": "+47 1234"})
+		bob, _ := register(t, e, map[string]any{"username": "bob", "email": "bob@example.com", "password": "secret123"})
+		for _, p := range []map[string]any{
+			{"name": "Lamp", "seller": alice["id"], "reviewers": []any{bob["id"], alice["id"]}, "badge": map[string]any{"label": "top", "awardedBy": bob["id"]}},
+			{"name": "Desk", "seller": bob["id"]},
+		} {
+			if r := e.Do("POST", "/api/products", map[string]any{"data": p}); r.Status != 201 {
+				t.Fatalf("create: %d %s", r.Status, r.Body)
+			}
+		}
+		q := `{ products(sort: "name", filters: {seller: {username: {eq: "alice"}}}) { data { attributes { name
+			seller { data { id attributes { username phone } } }
+			reviewers(filters: {username: {ne: "nobody"}}) { data { attributes { username } } }
+			badge { label awardedBy { data { attributes { username } } } } } } } }`
+		r := e.Do("POST", "/graphql", map[string]any{"query": q})
+		want := `{"data":{"products":{"data":[{"attributes":{"name":"Lamp","seller":{"data":{"id":"` + fmt.Sprint(alice["id"]) +
+			`","attributes":{"username":"alice","phone":"+47 1234"}}},"reviewers":{"data":[{"attributes":{"username":"bob"}},{"attributes":{"username":"alice"}}]},` +
+			`"badge":{"label":"top","awardedBy":{"data":{"attributes":{"username":"bob"}}}}}}]}}}`
+		if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
+			t.Fatalf("graphql: %d %s\nwant %s", r.Status, r.Body, want)
+		}
+		// Without find on users: FORBIDDEN at the field, as for any type.
+		e2 := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: []string{"api::product.product.find", "api::product.product.create"}})
+		if r := e2.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": "Chair"}}); r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		r = e2.Do("POST", "/graphql", map[string]any{"query": `{ products { data { attributes { name seller { data { id } } } } } }`})
+		if !strings.Contains(string(r.Body), "Forbidden") {
+			t.Fatalf("without user find: %d %s", r.Status, r.Body)
+		}
+	})
+}

@@ -348,6 +348,9 @@ func (b *builder) outputField(owner, ownerName string, a *models.Attribute) *gql
 		if t == nil {
 			return nil
 		}
+		if t.ct.System {
+			return b.userRelationField(a, t, inComponent)
+		}
 		if inComponent {
 			if a.IsToMany() {
 				return &gql.Field{Type: t.relation, Resolve: b.resolveComponentRelation(a, t),

@@ -76,6 +76,9 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	}})
 
 	var userEntity *gql.Object
+	userRelation := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserRelationResponseCollection", Fields: gql.FieldsThunk(func() gql.Fields {
+		return gql.Fields{"data": &gql.Field{Type: gql.NewNonNull(gql.NewList(gql.NewNonNull(userEntity))), Resolve: resolveSource}}
+	})})
 	roleType := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsRole", Fields: gql.FieldsThunk(func() gql.Fields {
 		return gql.Fields{
 			"name":        nn(func(s any) any { return role(s).v.Name }),
@@ -89,9 +92,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 				}
 				return out, nil
 			}},
-			"users": &gql.Field{Type: gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserRelationResponseCollection", Fields: gql.Fields{
-				"data": &gql.Field{Type: gql.NewNonNull(gql.NewList(gql.NewNonNull(userEntity))), Resolve: resolveSource},
-			}}), Args: gql.FieldConfigArgument{"pagination": {Type: sh.paginationArg, DefaultValue: map[string]any{}}},
+			"users": &gql.Field{Type: userRelation, Args: gql.FieldConfigArgument{"pagination": {Type: sh.paginationArg, DefaultValue: map[string]any{}}},
 				Resolve: func(p gql.ResolveParams) (any, error) {
 					if !access(p.Context).Can(auth.ActionUserFind) {
 						return nil, errs.Forbidden()
@@ -207,6 +208,11 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		}
 		return m
 	})})
+	// Content types' relations to users use these types (user_relations.go).
+	if ut := b.ms.Type(models.UserUID); ut != nil {
+		b.types[models.UserUID] = &ctTypes{ct: ut, name: "UsersPermissionsUser", attrs: userType, entity: userEntity,
+			response: userResponse, collection: userCollection, relation: userRelation, filters: userFilters}
+	}
 	userInput := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsUserInput", Fields: gql.InputObjectConfigFieldMap{
 		"username": {Type: gql.String}, "email": {Type: gql.String}, "provider": {Type: gql.String}, "password": {Type: gql.String},
 		"confirmed": {Type: gql.Boolean}, "blocked": {Type: gql.Boolean}, "role": {Type: gql.ID},

@@ -1,0 +1,106 @@
+package gqlschema
+
+import (
+	"encoding/json"
+	"time"
+
+	gql "github.com/graphql-go/graphql"
+
+	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
+)
+
+// A content type's relation to users-permissions users is a field of type
+// UsersPermissionsUserEntityResponse (or ...RelationResponseCollection):
+// the engine reads the users as documents of the system user type, and
+// they are shown through the users-permissions plugin's own types.
+
+// userBaseFields are the user's built-in attributes in a document's fields.
+var userBaseFields = map[string]bool{"username": true, "email": true, "provider": true, "confirmed": true, "blocked": true}
+
+// upUserOf is the users-permissions view of a user read as a document.
+func upUserOf(d *engine.Document) *upUser {
+	if d == nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(append(append([]byte{'{'}, d.Fields...), '}'), &m)
+	v := &auth.UserView{ID: d.ID, DocumentID: d.DocumentID, CreatedAt: jsTime(d.CreatedAt), UpdatedAt: jsTime(d.UpdatedAt)}
+	_ = json.Unmarshal(m["username"], &v.Username)
+	_ = json.Unmarshal(m["email"], &v.Email)
+	_ = json.Unmarshal(m["provider"], &v.Provider)
+	_ = json.Unmarshal(m["confirmed"], &v.Confirmed)
+	_ = json.Unmarshal(m["blocked"], &v.Blocked)
+	if d.PublishedAt != nil {
+		s := jsTime(*d.PublishedAt)
+		v.PublishedAt = &s
+	}
+	var ext []byte
+	for k, raw := range m {
+		if userBaseFields[k] {
+			continue
+		}
+		if len(ext) > 0 {
+			ext = append(ext, ',')
+		}
+		key, _ := json.Marshal(k)
+		ext = append(append(append(ext, key...), ':'), raw...)
+	}
+	v.Ext = ext
+	for _, r := range d.Related {
+		if r.Name == "role" && r.One != nil {
+			var rm struct{ Name, Description, Type string }
+			_ = json.Unmarshal(append(append([]byte{'{'}, r.One.Fields...), '}'), &rm)
+			v.Role = &auth.RoleSummary{ID: r.One.ID, DocumentID: r.One.DocumentID, Name: rm.Name, Description: rm.Description,
+				Type: rm.Type, CreatedAt: jsTime(r.One.CreatedAt), UpdatedAt: jsTime(r.One.UpdatedAt)}
+		}
+	}
+	return &upUser{v: v}
+}
+
+func jsTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// asUsers turns what a relation resolver returns (a response, a
+// collection, or a deferred one) into the users-permissions types' values.
+func asUsers(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case *entityResponse:
+		if x.data == nil {
+			return &upUserResponse{}, nil
+		}
+		return &upUserResponse{u: upUserOf(x.data.doc)}, nil
+	case *collection:
+		out := make([]*upUser, 0, len(x.data))
+		for _, e := range x.data {
+			if u := upUserOf(e.doc); u != nil {
+				out = append(out, u)
+			}
+		}
+		return out, nil
+	case func() (any, error):
+		return func() (any, error) { return asUsers(x()) }, nil
+	}
+	return v, nil
+}
+
+// userRelationField is the field of a relation to users, or nil when the
+// users-permissions types are not part of the schema.
+func (b *builder) userRelationField(a *models.Attribute, t *ctTypes, inComponent bool) *gql.Field {
+	resolve := b.resolveRelation(a)
+	if inComponent {
+		resolve = b.resolveComponentRelation(a, t)
+	}
+	wrapped := func(p gql.ResolveParams) (any, error) { return asUsers(resolve(p)) }
+	if a.IsToMany() {
+		args := gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}
+		if !inComponent {
+			args = b.listArgs(t.filters)
+		}
+		return &gql.Field{Type: t.relation, Args: args, Resolve: wrapped}
+	}
+	return &gql.Field{Type: t.response, Resolve: wrapped}
+}
