@@ -389,3 +389,27 @@ func TestGraphQLRelationsToUsers(t *testing.T) {
 		}
 	})
 }
+
+// A relation to files is an UploadFile field in GraphQL (its id is the
+// documentId, as for media fields).
+func TestGraphQLRelationsToFiles(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "api::product.product.create", "plugin::upload.content-api.upload",
+			"plugin::upload.content-api.find"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		st, b := uploadWith(t, e, nil, "manual.png")
+		var files []map[string]any
+		if err := json.Unmarshal(b, &files); st != 201 || err != nil || len(files) != 1 {
+			t.Fatalf("upload: %d %s", st, b)
+		}
+		if r := e.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": "Lamp", "manual": files[0]["id"]}}); r.Status != 201 {
+			t.Fatalf("create: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("POST", "/graphql", map[string]any{"query": `{ products { data { attributes { name manual { data { id attributes { name width url } } } } } } }`})
+		want := `{"data":{"products":{"data":[{"attributes":{"name":"Lamp","manual":{"data":{"id":"` + files[0]["documentId"].(string) +
+			`","attributes":{"name":"manual.png","width":20,"url":"` + files[0]["url"].(string) + `"}}}}}]}}}`
+		if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
+			t.Fatalf("graphql: %d %s\nwant %s", r.Status, r.Body, want)
+		}
+	})
+}

@@ -12,9 +12,10 @@ import (
 )
 
 // A content type's relation to users-permissions users is a field of type
-// UsersPermissionsUserEntityResponse (or ...RelationResponseCollection):
-// the engine reads the users as documents of the system user type, and
-// they are shown through the users-permissions plugin's own types.
+// UsersPermissionsUserEntityResponse (or ...RelationResponseCollection),
+// one to files UploadFileEntityResponse (...RelationResponseCollection):
+// the engine reads them as documents of the system types, and they are
+// shown through the plugins' own types.
 
 // userBaseFields are the user's built-in attributes in a document's fields.
 var userBaseFields = map[string]bool{"username": true, "email": true, "provider": true, "confirmed": true, "blocked": true}
@@ -87,17 +88,47 @@ func asUsers(v any, err error) (any, error) {
 	return v, nil
 }
 
-// userRelationField is the field of a relation to users, or nil when the
-// users-permissions types are not part of the schema.
-func (b *builder) userRelationField(a *models.Attribute, t *ctTypes, inComponent bool) *gql.Field {
+// asFiles does the same for relations to files: the UploadFile types'
+// values, from the file read as a document.
+func asFiles(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	switch x := v.(type) {
+	case *entityResponse:
+		if x.data == nil {
+			return (*fileValue)(nil), nil
+		}
+		return decodeFile(x.data.doc.AppendJSON(nil, engine.FormatV5)), nil
+	case *collection:
+		out := make([]*fileValue, 0, len(x.data))
+		for _, e := range x.data {
+			if f := decodeFile(e.doc.AppendJSON(nil, engine.FormatV5)); f != nil {
+				out = append(out, f)
+			}
+		}
+		return out, nil
+	case func() (any, error):
+		return func() (any, error) { return asFiles(x()) }, nil
+	}
+	return v, nil
+}
+
+// systemRelationField is the field of a relation to users or files, with
+// their plugins' types.
+func (b *builder) systemRelationField(a *models.Attribute, t *ctTypes, inComponent bool) *gql.Field {
 	resolve := b.resolveRelation(a)
 	if inComponent {
 		resolve = b.resolveComponentRelation(a, t)
 	}
-	wrapped := func(p gql.ResolveParams) (any, error) { return asUsers(resolve(p)) }
+	convert := asUsers
+	if t.ct.UID == models.FileUID {
+		convert = asFiles
+	}
+	wrapped := func(p gql.ResolveParams) (any, error) { return convert(resolve(p)) }
 	if a.IsToMany() {
 		args := gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}
-		if !inComponent {
+		if !inComponent && t.filters != nil {
 			args = b.listArgs(t.filters)
 		}
 		return &gql.Field{Type: t.relation, Args: args, Resolve: wrapped}
