@@ -413,3 +413,36 @@ func TestGraphQLRelationsToFiles(t *testing.T) {
 		}
 	})
 }
+
+// The extension's relations, media and components are fields of
+// UsersPermissionsUser, read with the reader's permissions.
+func TestGraphQLUserExtensionRelations(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "api::product.product.create", "plugin::users-permissions.user.find",
+			"plugin::users-permissions.user.findOne", "plugin::users-permissions.user.update", "plugin::upload.content-api.upload"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123"})
+		st, b := uploadWith(t, e, nil, "me.png")
+		var files []map[string]any
+		if err := json.Unmarshal(b, &files); st != 201 || err != nil || len(files) != 1 {
+			t.Fatalf("upload: %d %s", st, b)
+		}
+		id := fmt.Sprint(alice["id"])
+		if r := e.Do("PUT", "/api/users/"+id, map[string]any{"avatar": files[0]["id"], "address": map[string]any{"city": "Oslo"}}); r.Status != 200 {
+			t.Fatalf("update: %d %s", r.Status, r.Body)
+		}
+		for _, n := range []string{"Lamp", "Desk"} {
+			if r := e.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": n, "seller": alice["id"]}}); r.Status != 201 {
+				t.Fatalf("create: %d %s", r.Status, r.Body)
+			}
+		}
+		q := `{ usersPermissionsUser(id: ` + id + `) { data { attributes { username avatar { data { attributes { name } } } address { city }
+			products(pagination: {limit: 1}) { data { attributes { name } } } } } } }`
+		r := e.Do("POST", "/graphql", map[string]any{"query": q})
+		want := `{"data":{"usersPermissionsUser":{"data":{"attributes":{"username":"alice","avatar":{"data":{"attributes":{"name":"me.png"}}},` +
+			`"address":{"city":"Oslo"},"products":{"data":[{"attributes":{"name":"Lamp"}}]}}}}}}`
+		if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
+			t.Fatalf("graphql: %d %s\nwant %s", r.Status, r.Body, want)
+		}
+	})
+}

@@ -20,7 +20,11 @@ import (
 // actions; users are filtered, sorted and paged by store's users compiler.
 
 // upUser is a user as the resolvers read it.
-type upUser struct{ v *auth.UserView }
+type upUser struct {
+	v *auth.UserView
+	// ext holds the extension's populated attributes, read on first use.
+	ext map[string]json.RawMessage
+}
 
 type upUserResponse struct{ u *upUser }
 
@@ -161,6 +165,8 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 			return m[name], nil
 		}})
 	}
+	// And its relations, media and components (user_relations.go).
+	b.userExtensionFields(svc, userType)
 	userEntity = gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserEntity", Fields: gql.Fields{
 		"id":         &gql.Field{Type: gql.ID, Resolve: func(p gql.ResolveParams) (any, error) { return strconv.FormatInt(user(p.Source).ID, 10), nil }},
 		"attributes": &gql.Field{Type: userType, Resolve: resolveSource},

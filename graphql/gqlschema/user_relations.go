@@ -8,7 +8,9 @@ import (
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // A content type's relation to users-permissions users is a field of type
@@ -134,4 +136,140 @@ func (b *builder) systemRelationField(a *models.Attribute, t *ctTypes, inCompone
 		return &gql.Field{Type: t.relation, Args: args, Resolve: wrapped}
 	}
 	return &gql.Field{Type: t.response, Resolve: wrapped}
+}
+
+// userExtensionFields adds to UsersPermissionsUser the relations, media
+// and components a users-permissions extension adds. They are read for a
+// user when one of them is first resolved (all of them, in one populate by
+// the engine, with the reader's permissions), so a list of users costs one
+// read per user that selects them.
+func (b *builder) userExtensionFields(svc *auth.Service, userType *gql.Object) {
+	ct := b.ms.Type(models.UserUID)
+	if ct == nil || ct.Extension() == nil {
+		return
+	}
+	var pops []string
+	for _, a := range ct.Extension().Attributes {
+		if a.IsPopulatable() && !a.IsHidden() {
+			pops = append(pops, a.Name)
+		}
+	}
+	load := func(p gql.ResolveParams, name string) (json.RawMessage, error) {
+		u, _ := p.Source.(*upUser)
+		if u == nil {
+			return nil, nil
+		}
+		if u.ext == nil {
+			q := &query.Query{Populate: map[string]*query.Populate{}}
+			for _, n := range pops {
+				q.Populate[n] = &query.Populate{}
+			}
+			v, err := svc.GetUser(p.Context, access(p.Context), u.v.ID, q)
+			if err != nil {
+				return nil, err
+			}
+			u.ext = map[string]json.RawMessage{}
+			if uv, ok := v.(*auth.UserView); ok && len(uv.Populated) > 0 {
+				_ = json.Unmarshal(append(append([]byte{'{'}, uv.Populated...), '}'), &u.ext)
+			}
+		}
+		return u.ext[name], nil
+	}
+	for _, a := range ct.Extension().Attributes {
+		if a.IsHidden() {
+			continue
+		}
+		a := a
+		switch a.Type {
+		case models.TypeMedia:
+			f := &gql.Field{Type: b.sh.uploadResponse, Resolve: func(p gql.ResolveParams) (any, error) {
+				raw, err := load(p, a.Name)
+				if err != nil {
+					return nil, err
+				}
+				return decodeFiles(raw, false), nil
+			}}
+			if a.Multiple {
+				f = &gql.Field{Type: b.sh.uploadRelation, Args: gql.FieldConfigArgument{
+					"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}},
+					Resolve: func(p gql.ResolveParams) (any, error) {
+						raw, err := load(p, a.Name)
+						if err != nil {
+							return nil, err
+						}
+						fs, _ := decodeFiles(raw, true).([]*fileValue)
+						start, end, err := b.srv.window(p.Args["pagination"], len(fs))
+						if err != nil {
+							return nil, err
+						}
+						return fs[start:end], nil
+					}}
+			}
+			userType.AddFieldConfig(a.Name, f)
+		case models.TypeComponent:
+			cts := b.comps[a.Component]
+			c := b.ms.Component(a.Component)
+			if cts == nil {
+				continue
+			}
+			typ := gql.Output(cts.obj)
+			if a.Repeatable {
+				typ = gql.NewList(cts.obj)
+			}
+			userType.AddFieldConfig(a.Name, &gql.Field{Type: typ, Resolve: func(p gql.ResolveParams) (any, error) {
+				raw, err := load(p, a.Name)
+				if err != nil {
+					return nil, err
+				}
+				if !a.Repeatable {
+					if cv := b.decodeComponent(c, raw); cv != nil {
+						return cv, nil
+					}
+					return nil, nil
+				}
+				var items []json.RawMessage
+				_ = json.Unmarshal(raw, &items)
+				return b.componentList(p, c, items)
+			}})
+		case models.TypeRelation:
+			t := b.targetOf(a)
+			if t == nil || t.ct.System || a.IsMorph() {
+				continue
+			}
+			resolve := func(p gql.ResolveParams) (any, error) {
+				if !access(p.Context).Can(t.ct.Action("find")) {
+					return nil, errs.Forbidden()
+				}
+				raw, err := load(p, a.Name)
+				if err != nil {
+					return nil, err
+				}
+				if !a.IsToMany() {
+					if e := entityFromJSON(t.ct, raw); e != nil {
+						return &entityResponse{data: e}, nil
+					}
+					return &entityResponse{}, nil
+				}
+				var items []json.RawMessage
+				_ = json.Unmarshal(raw, &items)
+				list := make([]*entity, 0, len(items))
+				for _, it := range items {
+					if e := entityFromJSON(t.ct, it); e != nil {
+						list = append(list, e)
+					}
+				}
+				start, end, err := b.srv.window(p.Args["pagination"], len(list))
+				if err != nil {
+					return nil, err
+				}
+				return &collection{data: list[start:end]}, nil
+			}
+			if a.IsToMany() {
+				userType.AddFieldConfig(a.Name, &gql.Field{Type: t.relation, Resolve: resolve,
+					Args: gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}})
+			} else {
+				userType.AddFieldConfig(a.Name, &gql.Field{Type: t.response, Resolve: resolve})
+			}
+		}
+	}
 }
