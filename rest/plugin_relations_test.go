@@ -446,3 +446,25 @@ func TestGraphQLUserExtensionRelations(t *testing.T) {
 		}
 	})
 }
+
+// System types are not collections of the content API or the admin's
+// Content Manager: their own services write them.
+func TestSystemTypesAreNotCollections(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: []string{"plugin::upload.content-api.upload"}})
+		reg := e.Do("POST", "/admin/register-admin", map[string]any{"email": adminEmail, "password": adminPassword, "firstname": "Ada"})
+		admin, _ := reg.Data()["token"].(string)
+		for _, uid := range []string{"plugin::users-permissions.user", "plugin::users-permissions.role", "plugin::upload.file", "admin::user"} {
+			base := "/admin/content-manager/collection-types/" + uid
+			if r := e.Do("GET", base, nil, bearer(admin)...); r.Status != 404 {
+				t.Errorf("GET %s: %d %s", base, r.Status, r.Body)
+			}
+			if r := e.Do("POST", base, map[string]any{"data": map[string]any{"username": "x"}}, bearer(admin)...); r.Status != 404 {
+				t.Errorf("POST %s: %d %s", base, r.Status, r.Body)
+			}
+		}
+		if st, b := uploadWith(t, e, map[string]string{"ref": "plugin::users-permissions.user", "refId": "1", "field": "avatar"}, "a.png"); st != 400 {
+			t.Errorf("attach to a user: %d %s", st, b)
+		}
+	})
+}
