@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
@@ -150,4 +151,41 @@ func (e *Engine) ResolveExtensionQuery(acc Access, ct *models.ContentType, q *qu
 		q.Sort[i] = r[0]
 	}
 	return nil
+}
+
+// FindSystem lists a system type's documents (GET /api/upload/files) as
+// Strapi's plugin APIs answer: a plain list of every match, unless the
+// query pages it. Filters, sort, fields and pagination are the content
+// API's; the read budget (maxRows, maxResponseBytes) bounds an unpaged list.
+func (e *Engine) FindSystem(ctx context.Context, acc Access, uid string, q *query.Query) ([]*Document, error) {
+	s := e.Registry.Current().Schema
+	ct := s.Type(uid)
+	if ct == nil || !ct.System {
+		return nil, errs.NotFound()
+	}
+	if !acc.Can(ct.Action("find")) {
+		return nil, errs.Forbidden()
+	}
+	ctx = e.WithBudget(ctx)
+	c := Collection{Schema: s, Type: ct}
+	lq, fields, err := e.listQuery(acc, c, q)
+	if err != nil {
+		return nil, err
+	}
+	if q.Page != (query.Pagination{}) {
+		start, limit, _, err := e.resolvePage(q.Page)
+		if err != nil {
+			return nil, err
+		}
+		lq.Start, lq.Limit = start, limit
+	}
+	rows, err := e.list(ctx, ct, lq)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := e.shapeAll(ctx, acc, c, rows, fields, q.Populate, lq)
+	if err != nil {
+		return nil, err
+	}
+	return docs, checkSize(ctx, docs)
 }

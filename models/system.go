@@ -46,7 +46,7 @@ const fileSchema = `{"kind":"collectionType","collectionName":"stratum_files",
 "name":{"type":"string"},"alternativeText":{"type":"string"},"caption":{"type":"string"},
 "focalPoint":{"type":"json"},"width":{"type":"integer"},"height":{"type":"integer"},"formats":{"type":"json"},
 "hash":{"type":"string"},"ext":{"type":"string"},"mime":{"type":"string"},"size":{"type":"decimal"},
-"url":{"type":"string"},"previewUrl":{"type":"string"},"provider":{"type":"string"},"provider_metadata":{"type":"json"}}}`
+"url":{"type":"string"},"previewUrl":{"type":"string"},"provider":{"type":"string","default":"local"},"provider_metadata":{"type":"json"}}}`
 
 // adminUserSchema is an admin of the panel (stratum_admin_users). No
 // content-API permission can name it: a relation to admins is written and

@@ -113,9 +113,16 @@ func (s *Store) scanSystem(sc scanner, attrs []*models.Attribute) (engine.Row, e
 			rel[a.Name] = v
 			continue
 		}
+		if (v == nil || v == "") && len(a.Default) > 0 { // files without a provider are local
+			v = json.RawMessage(a.Default)
+		}
 		switch a.Type {
 		case models.TypeBoolean:
 			v = truthyColumn(v)
+		case models.TypeDecimal, models.TypeFloat, models.TypeInteger, models.TypeBigInteger:
+			if str, ok := v.(string); ok { // PostgreSQL's numeric reads as text
+				v = json.Number(str)
+			}
 		case models.TypeJSON: // kept as JSON text (formats, focal point)
 			if str, ok := v.(string); ok && json.Valid([]byte(str)) {
 				v = json.RawMessage(str)
