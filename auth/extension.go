@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
@@ -98,4 +100,67 @@ func (v *UserView) MarshalJSON() ([]byte, error) {
 		b = append(append(append(b[:len(b)-1], ','), v.Populated...), '}')
 	}
 	return b, nil
+}
+
+// UserMediaTarget is a media attribute of the users-permissions extension
+// that an upload's ref (plugin::users-permissions.user), refId (the user's
+// id) and field name, as a Strapi client sets an avatar.
+type UserMediaTarget struct {
+	svc  *Service
+	id   int64
+	attr *models.Attribute
+}
+
+// UserMediaTarget checks an upload's user target before any file is kept:
+// the field is a media attribute of the extension, the uploader may update
+// users (as PUT /api/users/:id asks), and the user exists.
+func (s *Service) UserMediaTarget(ctx context.Context, can func(string) bool, refID, field string) (*UserMediaTarget, error) {
+	ct := s.userType()
+	var a *models.Attribute
+	if ct != nil && ct.Extension() != nil {
+		a = ct.Extension().Attr(field)
+	}
+	if a == nil || a.Type != models.TypeMedia {
+		return nil, errs.InvalidKey("field", "field", "body", "field")
+	}
+	if !can(ActionUserUpdate) {
+		return nil, errs.Forbidden()
+	}
+	id, err := strconv.ParseInt(refID, 10, 64)
+	if err != nil {
+		return nil, errs.NotFound()
+	}
+	u, err := s.st.Auth().UserByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if u == nil {
+		return nil, userNotFound()
+	}
+	return &UserMediaTarget{svc: s, id: id, attr: a}, nil
+}
+
+// Attach sets (a single media: the last file) or adds (multiple) the
+// files on the user.
+func (t *UserMediaTarget) Attach(ctx context.Context, fileIDs []int64) error {
+	if t == nil || len(fileIDs) == 0 {
+		return nil
+	}
+	var value any = fileIDs[len(fileIDs)-1]
+	if t.attr.Multiple {
+		u, err := t.svc.st.Auth().UserByID(ctx, t.id)
+		if err != nil || u == nil {
+			return err
+		}
+		var extra map[string]json.RawMessage
+		_ = json.Unmarshal(u.Extra, &extra)
+		var cur []any
+		_ = json.Unmarshal(extra[t.attr.Name], &cur)
+		for _, id := range fileIDs {
+			cur = append(cur, id)
+		}
+		value = cur
+	}
+	_, err := t.svc.UpdateUser(ctx, t.id, map[string]any{t.attr.Name: value})
+	return err
 }

@@ -463,8 +463,40 @@ func TestSystemTypesAreNotCollections(t *testing.T) {
 				t.Errorf("POST %s: %d %s", base, r.Status, r.Body)
 			}
 		}
-		if st, b := uploadWith(t, e, map[string]string{"ref": "plugin::users-permissions.user", "refId": "1", "field": "avatar"}, "a.png"); st != 400 {
-			t.Errorf("attach to a user: %d %s", st, b)
+		// ref=plugin::users-permissions.user attaches to a user (a field of
+		// the extension), with the update permission on users.
+		if st, b := uploadWith(t, e, map[string]string{"ref": "plugin::users-permissions.user", "refId": "1", "field": "avatar"}, "a.png"); st != 403 {
+			t.Errorf("attach to a user without update: %d %s", st, b)
+		}
+		if st, b := uploadWith(t, e, map[string]string{"ref": "plugin::users-permissions.role", "refId": "1", "field": "avatar"}, "a.png"); st != 400 {
+			t.Errorf("attach to a role: %d %s", st, b)
+		}
+	})
+}
+
+// An upload with ref=plugin::users-permissions.user sets a user's media
+// attribute (Strapi clients' avatar upload).
+func TestUploadAttachesToUser(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: []string{"plugin::upload.content-api.upload",
+			"plugin::users-permissions.user.update", "plugin::users-permissions.user.findOne"}})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123"})
+		id := fmt.Sprint(alice["id"])
+		for _, c := range []struct {
+			refID, field string
+			want         int
+		}{{id, "phone", 400}, {id, "nope", 400}, {"999", "avatar", 404}} {
+			if st, b := uploadWith(t, e, map[string]string{"ref": "plugin::users-permissions.user", "refId": c.refID, "field": c.field}, "a.png"); st != c.want {
+				t.Errorf("%s %s: %d %s", c.refID, c.field, st, b)
+			}
+		}
+		st, b := uploadWith(t, e, map[string]string{"ref": "plugin::users-permissions.user", "refId": id, "field": "avatar"}, "me.png")
+		if st != 201 {
+			t.Fatalf("attach: %d %s", st, b)
+		}
+		r := e.Do("GET", "/api/users/"+id+"?populate=avatar", nil)
+		if av, _ := r.JSON["avatar"].(map[string]any); r.Status != 200 || av["name"] != "me.png" {
+			t.Fatalf("avatar: %d %s", r.Status, r.Body)
 		}
 	})
 }
