@@ -500,3 +500,29 @@ func TestUploadAttachesToUser(t *testing.T) {
 		}
 	})
 }
+
+// A deleted user leaves the relations that pointed at it: never shown,
+// never matched, and the documents stay writable.
+func TestDeletedUserInRelations(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "api::product.product.findOne", "api::product.product.create",
+			"api::product.product.update", "plugin::users-permissions.user.find", "plugin::users-permissions.user.destroy"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123"})
+		r := e.Do("POST", "/api/products", map[string]any{"data": map[string]any{"name": "Lamp", "seller": alice["id"], "reviewers": []any{alice["id"]}}})
+		doc := r.Data()["documentId"].(string)
+		if r := e.Do("DELETE", "/api/users/"+fmt.Sprint(alice["id"]), nil); r.Status != 200 {
+			t.Fatalf("delete the user: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/api/products/"+doc+"?populate=*", nil)
+		if d := r.Data(); d["seller"] != nil || len(d["reviewers"].([]any)) != 0 {
+			t.Fatalf("a deleted user shown: %s", r.Body)
+		}
+		if r := e.Do("GET", "/api/products?filters[seller][$null]=true", nil); len(r.List()) != 1 {
+			t.Fatalf("$null through a deleted user: %s", r.Body)
+		}
+		if r := e.Do("PUT", "/api/products/"+doc, map[string]any{"data": map[string]any{"name": "Lamp 2"}}); r.Status != 200 {
+			t.Fatalf("update after the user's deletion: %d %s", r.Status, r.Body)
+		}
+	})
+}
