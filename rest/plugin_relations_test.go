@@ -498,6 +498,17 @@ func TestUploadAttachesToUser(t *testing.T) {
 		if av, _ := r.JSON["avatar"].(map[string]any); r.Status != 200 || av["name"] != "me.png" {
 			t.Fatalf("avatar: %d %s", r.Status, r.Body)
 		}
+		// GraphQL's upload takes the same target.
+		st, _, body := gqlMultipart(t, e,
+			`{"query":"mutation($f: Upload!) { upload(file: $f, ref: \"plugin::users-permissions.user\", refId: \"`+id+`\", field: \"avatar\") { data { attributes { name } } } }","variables":{"f":null}}`,
+			`{"0":["variables.f"]}`, map[string][2]string{"0": {"again.png", string(pngOf(8, 8))}})
+		if st != 200 || strings.Contains(string(body), "errors") {
+			t.Fatalf("graphql upload: %d %s", st, body)
+		}
+		r = e.Do("GET", "/api/users/"+id+"?populate=avatar", nil)
+		if av, _ := r.JSON["avatar"].(map[string]any); av["name"] != "again.png" {
+			t.Fatalf("avatar after the GraphQL upload: %s", r.Body)
+		}
 	})
 }
 

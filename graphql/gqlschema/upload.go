@@ -10,8 +10,10 @@ import (
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
 
+	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -185,19 +187,37 @@ func (b *builder) uploads(media *upload.Service) {
 			return fileOf(f), nil
 		}}
 	// refId, ref and field attach the uploaded files to a document's media
-	// attribute, as REST's upload does (the type's update permission).
-	target := func(p gql.ResolveParams) (*engine.MediaTarget, error) {
-		s := func(k string) string { v, _ := p.Args[k].(string); return v }
-		return b.srv.eng.MediaTarget(p.Context, access(p.Context), s("ref"), s("refId"), s("field"))
+	// attribute, as REST's upload does (the type's update permission), or
+	// to a user's (ref plugin::users-permissions.user: a media attribute of
+	// the users-permissions extension, with the update permission on users).
+	var users *auth.Service
+	if up, ok := b.srv.accounts.(upAccounts); ok {
+		users = up.svc
 	}
-	attach := func(p gql.ResolveParams, t *engine.MediaTarget, files []*fileValue) error {
+	type mediaTarget struct {
+		doc  *engine.MediaTarget
+		user *auth.UserMediaTarget
+	}
+	target := func(p gql.ResolveParams) (*mediaTarget, error) {
+		s := func(k string) string { v, _ := p.Args[k].(string); return v }
+		if s("ref") == models.UserUID && users != nil && s("refId") != "" && s("field") != "" {
+			t, err := users.UserMediaTarget(p.Context, access(p.Context).Can, s("refId"), s("field"))
+			return &mediaTarget{user: t}, err
+		}
+		t, err := b.srv.eng.MediaTarget(p.Context, access(p.Context), s("ref"), s("refId"), s("field"))
+		return &mediaTarget{doc: t}, err
+	}
+	attach := func(p gql.ResolveParams, t *mediaTarget, files []*fileValue) error {
 		ids := make([]int64, 0, len(files))
 		for _, f := range files {
 			if id, err := strconv.ParseInt(string(f.m["id"]), 10, 64); err == nil {
 				ids = append(ids, id)
 			}
 		}
-		return b.srv.eng.AttachMedia(p.Context, access(p.Context), t, ids)
+		if t.user != nil {
+			return t.user.Attach(p.Context, ids)
+		}
+		return b.srv.eng.AttachMedia(p.Context, access(p.Context), t.doc, ids)
 	}
 	b.mut["upload"] = &gql.Field{Type: gql.NewNonNull(sh.uploadResponse),
 		Args: gql.FieldConfigArgument{"refId": {Type: gql.ID}, "ref": {Type: gql.String}, "field": {Type: gql.String},
