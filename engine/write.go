@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -470,7 +471,7 @@ func (w *writer) value(a *models.Attribute, v any, old any, path []string) any {
 	}
 	nv, msg := normalizeScalar(a, v)
 	if msg != "" {
-		w.errs.Add(path, v, "%s %s", path[len(path)-1], string(msg))
+		w.errs.Add(path, v, "%s", msg.at(yupPath(path)))
 		return old
 	}
 	if a.Type == models.TypePassword && nv != nil {
@@ -876,10 +877,29 @@ func (w *writer) checkRequired(attrs []*models.Attribute, m map[string]any, pref
 		if l, ok := v.([]any); ok && len(l) == 0 && (a.Type == models.TypeDynamicZone || a.Type == models.TypeComponent || a.IsToMany()) {
 			empty = true
 		}
-		if empty {
-			w.errs.Add(append(append([]string(nil), prefix...), a.Name), nil, "%s must be defined.", a.Name)
+		path := append(append([]string(nil), prefix...), a.Name)
+		// A value refused above is reported once, as yup stops at a type error.
+		if empty && !w.errs.Has(path) {
+			w.errs.Add(path, nil, "%s must be defined.", yupPath(path))
 		}
 	}
+}
+
+// yupPath writes a body path as yup names it in messages: "seo.metaTitle",
+// "quotes[0].body".
+func yupPath(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil && i > 0 {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 func (w *writer) checkUnique(m map[string]any) error {
