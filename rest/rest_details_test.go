@@ -1,0 +1,129 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stratum-cms/stratum/internal/testenv"
+)
+
+// detailsEnv is the blog schema with every content action public, an
+// uploaded image, and three articles: "Full" (author Ada, cover, two tags),
+// "Lone" (nothing related) and "Half" (author Bo, who has no email).
+func detailsEnv(t *testing.T, db func(testing.TB) string) (*testenv.Env, int64) {
+	t.Helper()
+	e := testenv.Start(t, db(t), testenv.Options{Public: append(testenv.AllActions(t, ""), uploadActions...)})
+	st, b := uploadWith(t, e, nil, "cover.png")
+	var files []struct {
+		ID int64 `json:"id"`
+	}
+	if st != 201 || json.Unmarshal(b, &files) != nil || len(files) != 1 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	ada := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Ada", "email": "ada@example.com"}}).Data()
+	bo := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Bo"}}).Data()
+	var tags []any
+	for _, n := range []string{"go", "sql"} {
+		tags = append(tags, e.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": n}}).Data()["documentId"])
+	}
+	for _, d := range []map[string]any{
+		{"title": "Full", "author": ada["documentId"], "cover": files[0].ID, "gallery": []any{files[0].ID}, "tags": tags},
+		{"title": "Lone"},
+		{"title": "Half", "author": bo["documentId"]},
+	} {
+		if r := e.Do("POST", "/api/articles", map[string]any{"data": d}); r.Status != 201 {
+			t.Fatalf("%v: %d %s", d, r.Status, r.Body)
+		}
+	}
+	return e, files[0].ID
+}
+
+func titles(t *testing.T, r *testenv.Response) string {
+	t.Helper()
+	if r.Status != 200 {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	var out []string
+	for _, d := range r.List() {
+		out = append(out, fmt.Sprint(d["title"]))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+// $null and $notNull through a relation hold for documents with no related
+// document at all, as Strapi's LEFT JOIN does.
+func TestNullThroughRelations(t *testing.T) {
+	cases := []struct{ filter, want string }{
+		{"filters[author][$null]=true", "Lone"},
+		{"filters[author][$notNull]=true", "Full Half"},
+		{"filters[author][id][$null]=true", "Lone"},
+		{"filters[author][email][$null]=true", "Half Lone"},
+		{"filters[author][email][$null]=false", "Full"},
+		{"filters[author][email][$notNull]=true", "Full"},
+		{"filters[author][email][$notNull]=false", "Half Lone"},
+		{"filters[tags][name][$null]=true", "Half Lone"},
+		{"filters[tags][name][$notNull]=true", "Full"},
+		{"filters[tags][id][$notNull]=false", "Half Lone"},
+		{"filters[author][name][$eq]=Ada", "Full"},
+	}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e, _ := detailsEnv(t, db)
+		for _, c := range cases {
+			if got := titles(t, e.Do("GET", "/api/articles?fields[0]=title&"+c.filter, nil)); got != c.want {
+				t.Errorf("%s: %q, want %q", c.filter, got, c.want)
+			}
+		}
+		// The inverse side: authors without articles.
+		r := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Cy"}})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/api/authors?filters[articles][title][$null]=true", nil)
+		if len(r.List()) != 1 || r.List()[0]["name"] != "Cy" {
+			t.Errorf("inverse: %s", r.Body)
+		}
+	})
+}
+
+// fields on a media populate select the file's fields (id and documentId
+// always), in every format and in the answers of writes.
+func TestMediaPopulateFields(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e, file := detailsEnv(t, db)
+		list := "/api/articles?sort=title&fields[0]=title&populate[cover][fields][0]=name&populate[cover][fields][1]=ext&populate[gallery][fields][0]=mime"
+		r := e.Do("GET", list, nil)
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		testenv.Golden(t, "media_fields", r.Body)
+		r = e.Do("GET", list, nil, "Strapi-Response-Format", "v4")
+		testenv.Golden(t, "media_fields_v4", r.Body)
+		// Every field ("*") is the whole file.
+		r = e.Do("GET", "/api/articles?filters[title]=Full&populate[cover][fields][0]=*", nil)
+		if c, _ := r.List()[0]["cover"].(map[string]any); len(c) < 20 || c["hash"] == nil {
+			t.Errorf("fields *: %s", r.Body)
+		}
+		// Writes answer with the same selection.
+		for _, w := range []struct{ method, path string }{
+			{"POST", "/api/articles"},
+			{"PUT", "/api/articles/" + e.Do("GET", "/api/articles?filters[title]=Lone", nil).List()[0]["documentId"].(string)},
+		} {
+			r := e.Do(w.method, w.path+"?fields[0]=title&populate[cover][fields][0]=name", map[string]any{"data": map[string]any{"title": "W" + w.method, "cover": file}})
+			d := r.Data()
+			cover, _ := d["cover"].(map[string]any)
+			if r.Status >= 300 || len(d) != 4 || len(cover) != 3 || cover["name"] != "cover.png" || cover["documentId"] == nil {
+				t.Errorf("%s: %d %s", w.method, r.Status, r.Body)
+			}
+		}
+		for _, q := range []string{"populate[cover][fields][0]=nope", "populate[gallery][fields][0]=folder"} {
+			if r := e.Do("GET", "/api/articles?"+q, nil); r.Status != 400 || !strings.HasPrefix(r.ErrorMessage(), "Invalid key") {
+				t.Errorf("%s: %d %s", url.PathEscape(q), r.Status, r.Body)
+			}
+		}
+	})
+}
