@@ -335,6 +335,33 @@ func ParseTimeOfDay(s string) (string, error) {
 	return strconv.Itoa(100 + h)[1:] + ":" + strconv.Itoa(100 + mi)[1:] + ":" + strconv.Itoa(100 + sec)[1:] + "." + ms, nil
 }
 
+// dialecter is a backend that names its database (the store does).
+type dialecter interface{ Dialect() string }
+
+// timeOfDay is a time value (HH:mm:ss.SSS) as Strapi returns it on the
+// engine's database: on PostgreSQL its time(3) column reads back without
+// the trailing zeros of the fraction ("08:30:00", "08:30:00.12"); on
+// SQLite it is kept as written ("08:30:00.000").
+func (e *Engine) timeOfDay(a *models.Attribute, v any) any {
+	s, ok := v.(string)
+	if !ok || a.Type != models.TypeTime {
+		return v
+	}
+	if d, ok := e.store.(dialecter); !ok || d.Dialect() != "postgres" {
+		return v
+	}
+	return ShortTime(s)
+}
+
+// ShortTime drops the trailing zeros of a time's fraction, and the point
+// when nothing is left of it.
+func ShortTime(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}
+
 // ParseDateTime accepts an ISO 8601 date-time (or date) string, or a
 // millisecond Unix timestamp as a number or numeric string.
 func ParseDateTime(v any) (time.Time, error) {

@@ -426,7 +426,7 @@ func (w *writer) prepare(cur *Row, data map[string]any) ([]byte, []byte, error) 
 				var v any
 				_ = json.Unmarshal(a.Default, &v)
 				if nv, msg := normalizeScalar(a, jsonNumbers(v)); msg == "" {
-					merged[a.Name] = nv
+					merged[a.Name] = w.e.timeOfDay(a, nv)
 				}
 			}
 		}
@@ -482,7 +482,7 @@ func (w *writer) value(a *models.Attribute, v any, old any, path []string) any {
 		}
 		return string(h)
 	}
-	return nv
+	return w.e.timeOfDay(a, nv)
 }
 
 func (w *writer) componentValue(a *models.Attribute, v any, old any, path []string) any {
@@ -594,7 +594,7 @@ func (w *writer) componentItem(c *models.Component, m map[string]any, prev map[s
 				var v any
 				_ = json.Unmarshal(a.Default, &v)
 				if nv, msg := normalizeScalar(a, jsonNumbers(v)); msg == "" {
-					out[a.Name] = nv
+					out[a.Name] = w.e.timeOfDay(a, nv)
 				}
 			}
 		}

@@ -127,3 +127,48 @@ func TestMediaPopulateFields(t *testing.T) {
 		}
 	})
 }
+
+// A time of day reads back as Strapi's time(3) column gives it on each
+// database: as written on SQLite, without the fraction's trailing zeros on
+// PostgreSQL. Filters and sorts read both forms as the same times.
+func TestTimeOfDayPerDatabase(t *testing.T) {
+	cases := []struct{ in, sqlite, postgres string }{
+		{"08:30", "08:30:00.000", "08:30:00"},
+		{"08:30:00", "08:30:00.000", "08:30:00"},
+		{"08:30:00.120", "08:30:00.120", "08:30:00.12"},
+		{"23:59:59.5", "23:59:59.500", "23:59:59.5"},
+		{"00:00:00.001", "00:00:00.001", "00:00:00.001"},
+	}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		for i, c := range cases {
+			want := map[string]string{"sqlite": c.sqlite, "postgres": c.postgres}[e.Store.Dialect()]
+			r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": fmt.Sprint("T", i), "publishTime": c.in}})
+			if got := r.Data()["publishTime"]; r.Status != 201 || got != want {
+				t.Errorf("%s: %d %v, want %s", c.in, r.Status, got, want)
+			}
+			if got := e.Do("GET", "/api/articles/"+r.Data()["documentId"].(string), nil).Data()["publishTime"]; got != want {
+				t.Errorf("%s read: %v, want %s", c.in, got, want)
+			}
+		}
+		for _, f := range []struct{ q, want string }{
+			{"filters[publishTime][$eq]=08:30:00.000", "T0 T1"},
+			{"filters[publishTime][$eq]=08:30", "T0 T1"},
+			{"filters[publishTime][$gt]=08:30:00.1", "T2 T3"},
+			{"filters[publishTime][$lt]=08:30:00.120", "T0 T1 T4"},
+			{"filters[publishTime][$in][0]=08:30:00.12&filters[publishTime][$in][1]=00:00:00.001", "T2 T4"},
+			{"filters[publishTime][$between][0]=08:00&filters[publishTime][$between][1]=08:30:00.12", "T0 T1 T2"},
+		} {
+			if got := titles(t, e.Do("GET", "/api/articles?"+f.q, nil)); got != f.want {
+				t.Errorf("%s: %q, want %q", f.q, got, f.want)
+			}
+		}
+		var order []string
+		for _, d := range e.Do("GET", "/api/articles?sort=publishTime:desc,title", nil).List() {
+			order = append(order, d["title"].(string))
+		}
+		if got := strings.Join(order, " "); got != "T3 T2 T0 T1 T4" {
+			t.Errorf("sort: %s", got)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -112,9 +113,11 @@ func TestAttributeValuesStoredAndReturned(t *testing.T) {
 		if r.Status != 201 {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
-		testenv.Golden(t, "article_all_types", r.Body)
+		// A time of day reads back as Strapi's column gives it on each database.
+		tod := map[string]string{"sqlite": "08:30:00.000", "postgres": "08:30:00"}[e.Store.Dialect()]
+		testenv.Golden(t, "article_all_types", bytes.Replace(r.Body, []byte(`"publishTime":"`+tod+`"`), []byte(`"publishTime":"<time of day>"`), 1))
 		d := r.Data()
-		checks := map[string]any{"views": 12.0, "shares": "9007199254740993", "publishTime": "08:30:00.000",
+		checks := map[string]any{"views": 12.0, "shares": "9007199254740993", "publishTime": tod,
 			"scheduledAt": "2024-03-01T08:00:00.000Z", "featured": true, "kind": "news", "slug": "all-types"}
 		for k, want := range checks {
 			if d[k] != want {
