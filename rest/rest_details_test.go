@@ -172,3 +172,52 @@ func TestTimeOfDayPerDatabase(t *testing.T) {
 		}
 	})
 }
+
+// The README's differences from Strapi in validation and media populate,
+// each checked.
+func TestDetailsWhereWeDiffer(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e, _ := detailsEnv(t, db)
+		for _, c := range []struct {
+			data   map[string]any
+			status int
+			msg    string
+		}{
+			{map[string]any{"publishTime": "08:30"}, 201, ""},
+			{map[string]any{"publishDate": "2024-01-01T10:00:00Z"}, 400, "Invalid format, expected yyyy-MM-dd"},
+			{map[string]any{"featured": "t"}, 201, ""},
+			{map[string]any{"views": 3000000000}, 400, "views must be an integer between -2147483648 and 2147483647"},
+		} {
+			c.data["title"] = "Diff"
+			r := e.Do("POST", "/api/articles", map[string]any{"data": c.data})
+			if r.Status != c.status || (c.msg != "" && r.ErrorMessage() != c.msg) {
+				t.Errorf("%v: %d %s", c.data, r.Status, r.Body)
+			}
+		}
+		// filters and sort inside a media populate are ignored; fields apply.
+		plain := e.Do("GET", "/api/articles?filters[title]=Full&populate[gallery][fields][0]=name", nil)
+		withFilter := e.Do("GET", "/api/articles?filters[title]=Full&populate[gallery][fields][0]=name&populate[gallery][filters][name][$eq]=nothing&populate[gallery][sort]=name:desc", nil)
+		if plain.Status != 200 || string(plain.Body) != string(withFilter.Body) || len(plain.List()[0]["gallery"].([]any)) != 1 {
+			t.Errorf("media populate filters: %s / %s", plain.Body, withFilter.Body)
+		}
+		// A time written in the long form (as before times followed the
+		// database) filters alike on PostgreSQL.
+		if e.Store.Dialect() == "postgres" {
+			r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Old", "publishTime": "07:15"}})
+			if r.Data()["publishTime"] != "07:15:00" {
+				t.Fatalf("short form: %s", r.Body)
+			}
+			res := e.Store.GORM().Exec(`UPDATE articles SET data = jsonb_set(data, '{publishTime}', '"07:15:00.000"')
+				WHERE data->>'publishTime' = '07:15:00'`)
+			if res.Error != nil || res.RowsAffected == 0 {
+				t.Fatalf("rewrite: %v, %d rows", res.Error, res.RowsAffected)
+			}
+			if got := e.Do("GET", "/api/articles/"+r.Data()["documentId"].(string), nil).Data()["publishTime"]; got != "07:15:00.000" {
+				t.Fatalf("long form stored: %v", got)
+			}
+			if got := titles(t, e.Do("GET", "/api/articles?filters[publishTime][$eq]=07:15:00", nil)); got != "Old" {
+				t.Errorf("long form: %q", got)
+			}
+		}
+	})
+}
