@@ -77,8 +77,12 @@ func printValue(v any) string {
 		}
 		return printValue(v)
 	}
-	b, _ := json.MarshalIndent(simple(v), "", "  ")
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // JSON.stringify leaves <, > and & as they are
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(simple(v))
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 var (

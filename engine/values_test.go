@@ -108,6 +108,7 @@ func TestNormalizeScalar(t *testing.T) {
 		{"int", true, nil, "must be a `number` type, but the final value was: `NaN` (cast from the value `true`)."},
 		{"s", n("5"), nil, "must be a `string` type, but the final value was: `5`."},
 		{"s", map[string]any{"a": n("1")}, nil, "must be a `string` type, but the final value was: `{\n  \"a\": \"1\"\n}`."},
+		{"s", []any{"<b>", n("2")}, nil, "must be a `string` type, but the final value was: `[\n  \"\\\"<b>\\\"\",\n  \"2\"\n]`."},
 		{"bool", "maybe", nil, "must be a `boolean` type, but the final value was: `\"maybe\"`."},
 		{"intr", n("0"), int64(0), ""},
 		{"intr", n("10"), int64(10), ""},

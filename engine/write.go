@@ -496,7 +496,7 @@ func (w *writer) componentValue(a *models.Attribute, v any, old any, path []stri
 	if !a.Repeatable {
 		m, ok := v.(map[string]any)
 		if !ok {
-			w.errs.Add(path, nil, "%s must be an object", a.Name)
+			w.errs.Add(path, v, "%s", notType("object", printValue(v), nil).at(yupPath(path)))
 			return old
 		}
 		prev, _ := old.(map[string]any)
@@ -508,22 +508,17 @@ func (w *writer) componentValue(a *models.Attribute, v any, old any, path []stri
 	}
 	list, ok := v.([]any)
 	if !ok {
-		w.errs.Add(path, nil, "%s must be an array", a.Name)
+		w.errs.Add(path, v, "%s", notType("array", printValue(v), nil).at(yupPath(path)))
 		return old
 	}
-	if a.Min != nil && float64(len(list)) < a.Min.Value && w.publish {
-		w.errs.Add(path, nil, "%s must contain at least %s items", a.Name, a.Min.Raw)
-	}
-	if a.Max != nil && float64(len(list)) > a.Max.Value {
-		w.errs.Add(path, nil, "%s must contain at most %s items", a.Name, a.Max.Raw)
-	}
+	w.checkCount(a, list, path)
 	prevByID := itemsByID(old)
 	out := make([]any, 0, len(list))
 	for i, it := range list {
 		p := append(append([]string(nil), path...), strconv.Itoa(i))
 		m, ok := it.(map[string]any)
 		if !ok {
-			w.errs.Add(p, nil, "%s items must be objects", a.Name)
+			w.errs.Add(p, it, "%s", itemError(it, p))
 			continue
 		}
 		var prev map[string]any
@@ -544,16 +539,17 @@ func (w *writer) zoneValue(a *models.Attribute, v any, old any, path []string) a
 	}
 	list, ok := v.([]any)
 	if !ok {
-		w.errs.Add(path, nil, "%s must be an array", a.Name)
+		w.errs.Add(path, v, "%s", notType("array", printValue(v), nil).at(yupPath(path)))
 		return old
 	}
+	w.checkCount(a, list, path)
 	prevByID := itemsByID(old)
 	out := make([]any, 0, len(list))
 	for i, it := range list {
 		p := append(append([]string(nil), path...), strconv.Itoa(i))
 		m, ok := it.(map[string]any)
 		if !ok {
-			w.errs.Add(p, nil, "%s items must be objects", a.Name)
+			w.errs.Add(p, it, "%s", itemError(it, p))
 			continue
 		}
 		uid, _ := m["__component"].(string)
@@ -562,7 +558,12 @@ func (w *writer) zoneValue(a *models.Attribute, v any, old any, path []string) a
 			allowed = allowed || cu == uid
 		}
 		if !allowed {
-			w.errs.Add(append(p, "__component"), m["__component"], "__component must be one of: %s", joinStrings(a.Components))
+			cp := append(p, "__component")
+			if uid == "" {
+				w.errs.Add(cp, m["__component"], "%s is a required field", yupPath(cp))
+			} else {
+				w.errs.Add(cp, m["__component"], "%s must be one of the following values: %s", yupPath(cp), joinStrings(a.Components))
+			}
 			continue
 		}
 		var prev map[string]any
@@ -577,6 +578,28 @@ func (w *writer) zoneValue(a *models.Attribute, v any, old any, path []string) a
 		out = append(out, item)
 	}
 	return out
+}
+
+// checkCount applies a list's min and max as Strapi's yup array does: not
+// to drafts, and min only to a required or non-empty list.
+func (w *writer) checkCount(a *models.Attribute, list []any, path []string) {
+	if !w.publish {
+		return
+	}
+	if a.Min != nil && float64(len(list)) < a.Min.Value && (a.Required || len(list) > 0) {
+		w.errs.Add(path, nil, "%s field must have at least %s items", yupPath(path), a.Min.Raw)
+	}
+	if a.Max != nil && float64(len(list)) > a.Max.Value {
+		w.errs.Add(path, nil, "%s field must have less than or equal to %s items", yupPath(path), a.Max.Raw)
+	}
+}
+
+// itemError is yup's message for a component item that is not an object.
+func itemError(it any, path []string) string {
+	if it == nil {
+		return yupPath(path) + " cannot be null."
+	}
+	return notType("object", printValue(it), nil).at(yupPath(path))
 }
 
 // componentItem validates one component object; with prev (same id) the

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -217,6 +219,56 @@ func TestDetailsWhereWeDiffer(t *testing.T) {
 			}
 			if got := titles(t, e.Do("GET", "/api/articles?filters[publishTime][$eq]=07:15:00", nil)); got != "Old" {
 				t.Errorf("long form: %q", got)
+			}
+		}
+	})
+}
+
+// A list's min and max (repeatable components, dynamic zones) apply as
+// Strapi's yup array does: when publishing only, min only to a required or
+// non-empty list.
+func TestListCountsAsStrapi(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"src/components/blocks/item.json": `{"collectionName": "components_blocks_items", "info": {"displayName": "Item"},
+			"attributes": {"label": {"type": "string"}}}`,
+		"src/api/board/content-types/board/schema.json": `{"kind": "collectionType", "collectionName": "boards",
+			"info": {"singularName": "board", "pluralName": "boards", "displayName": "Board"},
+			"options": {"draftAndPublish": true},
+			"attributes": {"name": {"type": "string"},
+				"items": {"type": "component", "component": "blocks.item", "repeatable": true, "min": 2, "max": 3},
+				"zone": {"type": "dynamiczone", "components": ["blocks.item"], "max": 1}}}`,
+	}
+	for p, body := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	item := map[string]any{"label": "x"}
+	zoneItem := map[string]any{"__component": "blocks.item", "label": "z"}
+	cases := []struct {
+		name   string
+		query  string
+		data   map[string]any
+		status int
+		msg    string
+	}{
+		{"empty list, not required", "", map[string]any{"items": []any{}}, 201, ""},
+		{"too few", "", map[string]any{"items": []any{item}}, 400, "items field must have at least 2 items"},
+		{"too many", "", map[string]any{"items": []any{item, item, item, item}}, 400, "items field must have less than or equal to 3 items"},
+		{"zone too many", "", map[string]any{"zone": []any{zoneItem, zoneItem}}, 400, "zone field must have less than or equal to 1 items"},
+		{"draft: too few", "?status=draft", map[string]any{"items": []any{item}}, 201, ""},
+		{"draft: too many", "?status=draft", map[string]any{"items": []any{item, item, item, item}, "zone": []any{zoneItem, zoneItem}}, 201, ""},
+	}
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Dir: dir, Public: testenv.AllActions(t, dir)})
+		for _, c := range cases {
+			r := e.Do("POST", "/api/boards"+c.query, map[string]any{"data": c.data})
+			if r.Status != c.status || (c.msg != "" && r.ErrorMessage() != c.msg) {
+				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
 			}
 		}
 	})
