@@ -8,23 +8,30 @@ import (
 	"github.com/stratum-cms/stratum/ids"
 )
 
-// AdminView is an admin user as the admin API shows it (never the password).
+// AdminView is an admin user as the admin API shows it (never the password):
+// the columns of Strapi 5's admin::user that its sanitizeUser keeps.
+// preferedLanguage (Strapi's spelling) is the admin panel's language, unset
+// here; locale is null as admin users are not localized; publishedAt is the
+// last write, as for every type without draft & publish.
 type AdminView struct {
-	ID         int64   `json:"id"`
-	DocumentID string  `json:"documentId"`
-	Firstname  string  `json:"firstname"`
-	Lastname   *string `json:"lastname"`
-	Username   *string `json:"username"`
-	Email      string  `json:"email"`
-	IsActive   bool    `json:"isActive"`
-	Blocked    bool    `json:"blocked"`
-	CreatedAt  string  `json:"createdAt"`
-	UpdatedAt  string  `json:"updatedAt"`
+	ID               int64   `json:"id"`
+	DocumentID       string  `json:"documentId"`
+	Firstname        string  `json:"firstname"`
+	Lastname         *string `json:"lastname"`
+	Username         *string `json:"username"`
+	Email            string  `json:"email"`
+	IsActive         bool    `json:"isActive"`
+	Blocked          bool    `json:"blocked"`
+	PreferedLanguage *string `json:"preferedLanguage"`
+	CreatedAt        string  `json:"createdAt"`
+	UpdatedAt        string  `json:"updatedAt"`
+	PublishedAt      string  `json:"publishedAt"`
+	Locale           *string `json:"locale"`
 }
 
 func adminView(a *AdminUser) *AdminView {
 	v := &AdminView{ID: a.ID, DocumentID: a.DocumentID, Firstname: a.Firstname, Email: a.Email, IsActive: a.IsActive,
-		Blocked: a.Blocked, CreatedAt: jsTime(a.CreatedAt), UpdatedAt: jsTime(a.UpdatedAt)}
+		Blocked: a.Blocked, CreatedAt: jsTime(a.CreatedAt), UpdatedAt: jsTime(a.UpdatedAt), PublishedAt: jsTime(a.UpdatedAt)}
 	if a.Lastname != "" {
 		v.Lastname = &a.Lastname
 	}

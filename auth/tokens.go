@@ -31,7 +31,10 @@ const lastUsedEvery = time.Hour
 // TokenView is an API token as the admin API shows it. AccessKey, the
 // token string, is only set when the token is created or regenerated.
 type TokenView struct {
-	ID          int64    `json:"id"`
+	ID int64 `json:"id"`
+	// Kind is "content-api": Strapi 5.5x also has admin tokens, which
+	// Stratum does not.
+	Kind        string   `json:"kind"`
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Type        string   `json:"type"`
@@ -49,7 +52,7 @@ func tokenView(t *APIToken) *TokenView {
 	if p == nil {
 		p = []string{}
 	}
-	return &TokenView{ID: t.ID, Name: t.Name, Description: t.Description, Type: t.Type,
+	return &TokenView{ID: t.ID, Kind: "content-api", Name: t.Name, Description: t.Description, Type: t.Type,
 		LastUsedAt: jsTimePtr(t.LastUsedAt), ExpiresAt: jsTimePtr(t.ExpiresAt), Lifespan: t.Lifespan,
 		CreatedAt: jsTime(t.CreatedAt), UpdatedAt: jsTime(t.UpdatedAt), Permissions: p}
 }

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
+	"github.com/stratum-cms/stratum/query"
 )
 
 // Media is the media library as the engine needs it: the API JSON of files
@@ -177,13 +179,37 @@ func rawFileIDs(raw json.RawMessage) []int64 {
 	return fileIDsOf(v)
 }
 
-// mediaJSON renders a media value from the files fetched for the page.
-func (p *populator) mediaJSON(a *models.Attribute, raw json.RawMessage) []byte {
+// fileFields are the keys of a file object (the upload package's File), in
+// its order: what a media populate's `fields` may name.
+var fileFields = []string{"id", "documentId", "name", "alternativeText", "caption", "focalPoint", "width", "height",
+	"formats", "hash", "ext", "mime", "size", "url", "previewUrl", "provider", "provider_metadata",
+	"createdAt", "updatedAt", "publishedAt"}
+
+// checkFileFields refuses fields a file object does not have.
+func checkFileFields(fields []string, path string) error {
+	for _, f := range fields {
+		if f != "*" && !slices.Contains(fileFields, f) {
+			return errs.InvalidKey(f, path+".fields."+f, "query", "populate")
+		}
+	}
+	return nil
+}
+
+// mediaJSON renders a media value from the files fetched for the page,
+// with only the fields sub selects (id and documentId always, as for
+// relations).
+func (p *populator) mediaJSON(a *models.Attribute, raw json.RawMessage, sub *query.Populate) []byte {
 	ids := rawFileIDs(raw)
+	file := func(b []byte, f json.RawMessage) []byte {
+		if sub == nil || sub.Fields == nil || slices.Contains(sub.Fields, "*") {
+			return append(b, f...)
+		}
+		return selectFileFields(b, f, sub.Fields)
+	}
 	if !a.Multiple {
 		for i := len(ids) - 1; i >= 0; i-- {
 			if f, ok := p.files[ids[i]]; ok {
-				return append([]byte(nil), f...)
+				return file(nil, f)
 			}
 		}
 		return []byte("null")
@@ -196,10 +222,34 @@ func (p *populator) mediaJSON(a *models.Attribute, raw json.RawMessage) []byte {
 				b = append(b, ',')
 			}
 			n++
-			b = append(b, f...)
+			b = file(b, f)
 		}
 	}
 	return append(b, ']')
+}
+
+func selectFileFields(b []byte, f json.RawMessage, fields []string) []byte {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(f, &m)
+	b = append(b, '{')
+	n := 0
+	for _, k := range fileFields {
+		if k != "id" && k != "documentId" && !slices.Contains(fields, k) {
+			continue
+		}
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = strconv.AppendQuote(b, k)
+		b = append(b, ':')
+		b = append(b, v...)
+	}
+	return append(b, '}')
 }
 
 // loadFiles fetches every file the page's media values reference, in one call.

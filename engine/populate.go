@@ -81,6 +81,8 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *q
 				}
 			}
 		}
+	case models.TypeMedia:
+		return checkFileFields(p.Fields, path)
 	}
 	return nil
 }
@@ -393,7 +395,7 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 		}
 		return append(b, ']')
 	}
-	return p.mediaJSON(a, raw)
+	return p.mediaJSON(a, raw, sub)
 }
 
 // component renders one component value: id, (__component), its visible

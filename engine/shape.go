@@ -211,30 +211,77 @@ func innerObject(obj []byte) []byte {
 	return bytes.TrimSpace(obj[1 : len(obj)-1])
 }
 
-// appendV4Media writes file objects as Strapi 4 answered media:
-// {"data": {"id": 1, "attributes": {...}}}, a list in data for multiple
-// media, {"data": null} for none.
+// appendV4Media writes file objects as the v4 format writes related
+// documents: {"data": {"id": 1, "documentId": "…", "attributes": {...}}},
+// a list in data for multiple media, {"data": null} for none. The file's
+// other keys keep their order.
 func appendV4Media(b []byte, raw []byte) []byte {
-	wrap := func(file map[string]json.RawMessage) map[string]any {
-		id := file["id"]
-		delete(file, "id")
-		return map[string]any{"id": id, "attributes": file}
-	}
-	var out any
-	var list []map[string]json.RawMessage
-	var one map[string]json.RawMessage
+	raw = bytes.TrimSpace(raw)
+	b = append(b, `{"data":`...)
 	switch {
-	case json.Unmarshal(raw, &list) == nil && list != nil:
-		items := make([]any, len(list))
+	case len(raw) > 0 && raw[0] == '[':
+		var list []json.RawMessage
+		_ = json.Unmarshal(raw, &list)
+		b = append(b, '[')
 		for i, f := range list {
-			items[i] = wrap(f)
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendV4File(b, f)
 		}
-		out = map[string]any{"data": items}
-	case json.Unmarshal(raw, &one) == nil && one != nil:
-		out = map[string]any{"data": wrap(one)}
+		b = append(b, ']')
+	case len(raw) > 0 && raw[0] == '{':
+		b = appendV4File(b, raw)
 	default:
-		out = map[string]any{"data": nil}
+		b = append(b, "null"...)
 	}
-	j, _ := json.Marshal(out)
-	return append(b, j...)
+	return append(b, '}')
+}
+
+func appendV4File(b []byte, f json.RawMessage) []byte {
+	dec := json.NewDecoder(bytes.NewReader(f))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return append(b, "null"...)
+	}
+	var id, docID json.RawMessage
+	var attrs []byte
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		switch k {
+		case "id":
+			id = v
+		case "documentId":
+			docID = v
+		default:
+			if len(attrs) > 0 {
+				attrs = append(attrs, ',')
+			}
+			attrs = strconv.AppendQuote(attrs, k.(string))
+			attrs = append(attrs, ':')
+			attrs = append(attrs, v...)
+		}
+	}
+	b = append(b, `{"id":`...)
+	b = append(b, orNull(id)...)
+	if docID != nil {
+		b = append(b, `,"documentId":`...)
+		b = append(b, docID...)
+	}
+	b = append(b, `,"attributes":{`...)
+	b = append(b, attrs...)
+	return append(b, "}}"...)
+}
+
+func orNull(v json.RawMessage) []byte {
+	if v == nil {
+		return []byte("null")
+	}
+	return v
 }

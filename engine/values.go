@@ -15,15 +15,84 @@ import (
 	"github.com/stratum-cms/stratum/models"
 )
 
-// scalarError is a value failure message without the attribute path; the
-// caller prefixes the attribute name as Strapi's yup messages do.
+// scalarError is a value failure message without the attribute path; at
+// puts the path in front, as Strapi's yup messages do. The messages of
+// Strapi's database layer (dates and times) name no path and stay as they
+// are.
 type scalarError string
 
+// at is the message for the attribute at path, written as yup writes
+// paths: "title", "seo.metaTitle", "quotes[0].body".
+func (e scalarError) at(path string) string {
+	if strings.HasPrefix(string(e), "Invalid ") || strings.HasPrefix(string(e), "Expected ") {
+		return string(e)
+	}
+	return path + " " + string(e)
+}
+
+// notType is yup's type error as Strapi words it (utils/src/yup.ts):
+// the value after yup's cast, and the original when the cast changed it.
+func notType(typ string, final string, original any) scalarError {
+	msg := "must be a `" + typ + "` type, but the final value was: `" + final + "`"
+	if orig := printValue(original); original != nil && orig != final {
+		return scalarError(msg + " (cast from the value `" + orig + "`).")
+	}
+	return scalarError(msg + ".")
+}
+
+// printValue prints a body value as yup's printValue(value, true) does:
+// strings in double quotes, objects and arrays as JSON indented by two
+// spaces with their scalars printed the same way.
+func printValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return `"` + x + `"`
+	case json.Number:
+		if f, err := strconv.ParseFloat(string(x), 64); err == nil {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return string(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	var simple func(any) any
+	simple = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, c := range x {
+				out[k] = simple(c)
+			}
+			return out
+		case []any:
+			out := make([]any, len(x))
+			for i, c := range x {
+				out[i] = simple(c)
+			}
+			return out
+		}
+		return printValue(v)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // JSON.stringify leaves <, > and & as they are
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(simple(v))
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 var (
-	dateRe   = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
-	timeRe   = regexp.MustCompile(`^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$`)
-	uidRe    = regexp.MustCompile(`^[A-Za-z0-9\-_.~]*$`)
-	bigIntRe = regexp.MustCompile(`^[+-]?\d+$`)
+	dateRe = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
+	// dateFormatRe is Strapi's DATE_REGEX: a date that may not exist
+	// (2023-02-30) has the format, and is then "Invalid date".
+	dateFormatRe = regexp.MustCompile(`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$`)
+	timeRe       = regexp.MustCompile(`^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$`)
+	uidRe        = regexp.MustCompile(`^[A-Za-z0-9\-_.~]*$`)
+	bigIntRe     = regexp.MustCompile(`^[+-]?\d+$`)
 )
 
 // normalizeScalar checks a body value against a scalar attribute and
@@ -38,7 +107,10 @@ func normalizeScalar(a *models.Attribute, v any) (any, scalarError) {
 		models.TypeEnumeration, models.TypePassword:
 		s, ok := v.(string)
 		if !ok {
-			return nil, "must be a `string` type"
+			if a.Type == models.TypeEnumeration { // no transform: yup casts to a string
+				return nil, scalarError("must be one of the following values: " + enumValues(a))
+			}
+			return nil, notType("string", printValue(v), nil)
 		}
 		return checkString(a, s)
 	case models.TypeInteger, models.TypeBigInteger, models.TypeFloat, models.TypeDecimal:
@@ -58,31 +130,34 @@ func normalizeScalar(a *models.Attribute, v any) (any, scalarError) {
 				return false, ""
 			}
 		}
-		return nil, "must be a `boolean` type"
+		return nil, notType("boolean", printValue(v), nil)
 	case models.TypeDate:
+		// Strapi's database layer's messages: a value that is not a date,
+		// or a date that does not exist. (Strapi still reads a date with
+		// more after it, with a deprecation warning; that is refused here.)
 		s, ok := v.(string)
-		if !ok {
-			return nil, "must be a valid date (YYYY-MM-DD)"
+		if !ok || !dateFormatRe.MatchString(s) {
+			return nil, "Invalid format, expected yyyy-MM-dd"
 		}
 		d, err := ParseDate(s)
 		if err != nil {
-			return nil, "must be a valid date (YYYY-MM-DD)"
+			return nil, "Invalid date"
 		}
 		return d, ""
 	case models.TypeTime:
 		s, ok := v.(string)
 		if !ok {
-			return nil, "must be a valid time (HH:mm:ss.SSS)"
+			return nil, scalarError("Expected a string, got a " + jsType(v))
 		}
 		t, err := ParseTimeOfDay(s)
 		if err != nil {
-			return nil, "must be a valid time (HH:mm:ss.SSS)"
+			return nil, "Invalid time format, expected HH:mm:ss.SSS"
 		}
 		return t, ""
 	case models.TypeDateTime, models.TypeTimestamp:
 		t, err := ParseDateTime(v)
 		if err != nil {
-			return nil, "must be a valid ISO 8601 datetime or a millisecond timestamp"
+			return nil, "Invalid format, expected a timestamp or an ISO date"
 		}
 		return t.UTC().Format(timeLayout), ""
 	case models.TypeJSON:
@@ -110,10 +185,11 @@ func checkString(a *models.Attribute, s string) (any, scalarError) {
 	}
 	switch a.Type {
 	case models.TypeEmail:
-		if s != "" {
-			if addr, err := mail.ParseAddress(s); err != nil || addr.Address != s || !strings.Contains(s, "@") {
-				return nil, "must be a valid email"
-			}
+		if s == "" {
+			return nil, "cannot be empty"
+		}
+		if addr, err := mail.ParseAddress(s); err != nil || addr.Address != s || !strings.Contains(s, "@") {
+			return nil, "must be a valid email"
 		}
 	case models.TypeUID:
 		if !uidRe.MatchString(s) {
@@ -125,7 +201,7 @@ func checkString(a *models.Attribute, s string) (any, scalarError) {
 				return s, ""
 			}
 		}
-		return nil, scalarError("must be one of the following values: " + strings.Join(a.Enum, ", "))
+		return nil, scalarError("must be one of the following values: " + enumValues(a))
 	case models.TypePassword:
 		if len(s) > 72 {
 			return nil, "must be less than 73 bytes"
@@ -134,21 +210,53 @@ func checkString(a *models.Attribute, s string) (any, scalarError) {
 	return s, ""
 }
 
+// enumValues lists an enumeration's values as yup's oneOf does; Strapi
+// adds null to them, which the list prints as an empty last item.
+func enumValues(a *models.Attribute) string {
+	return strings.Join(append(append([]string(nil), a.Enum...), ""), ", ")
+}
+
+// jsType is JavaScript's typeof of a body value.
+func jsType(v any) string {
+	switch v.(type) {
+	case json.Number, float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	}
+	return "object"
+}
+
 func checkNumber(a *models.Attribute, v any) (any, scalarError) {
 	var raw string
 	switch x := v.(type) {
 	case json.Number:
 		raw = string(x)
 	case string: // non-strict like Strapi: "12" is accepted for a number
-		raw = strings.TrimSpace(x)
-	default:
-		return nil, scalarError("must be a `number` type")
+		raw = strings.Join(strings.Fields(x), "")
+	default: // yup's parseFloat of anything else is NaN
+		return nil, notType("number", "NaN", v)
+	}
+	if a.Type != models.TypeBigInteger {
+		if f, err := strconv.ParseFloat(raw, 64); err != nil || raw == "" || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, notType("number", "NaN", v)
+		}
 	}
 	switch a.Type {
 	case models.TypeInteger:
 		n, err := strconv.ParseInt(raw, 10, 32)
 		if err != nil {
-			return nil, "must be an integer between -2147483648 and 2147483647"
+			// yup reads 1e3 or 2.0 as the integers they are.
+			f, _ := strconv.ParseFloat(raw, 64)
+			if f != math.Trunc(f) {
+				return nil, "must be an integer"
+			}
+			if f < math.MinInt32 || f > math.MaxInt32 {
+				return nil, "must be an integer between -2147483648 and 2147483647"
+			}
+			n = int64(f)
 		}
 		if e := checkRange(a, float64(n)); e != "" {
 			return nil, e
@@ -167,10 +275,7 @@ func checkNumber(a *models.Attribute, v any) (any, scalarError) {
 		}
 		return strconv.FormatInt(n, 10), "" // Strapi returns bigintegers as strings
 	}
-	f, err := strconv.ParseFloat(raw, 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return nil, scalarError("must be a `number` type, but the final value was: `" + raw + "`")
-	}
+	f, _ := strconv.ParseFloat(raw, 64)
 	if e := checkRange(a, f); e != "" {
 		return nil, e
 	}
@@ -232,6 +337,33 @@ func ParseTimeOfDay(s string) (string, error) {
 		return "", errBadValue
 	}
 	return strconv.Itoa(100 + h)[1:] + ":" + strconv.Itoa(100 + mi)[1:] + ":" + strconv.Itoa(100 + sec)[1:] + "." + ms, nil
+}
+
+// dialecter is a backend that names its database (the store does).
+type dialecter interface{ Dialect() string }
+
+// timeOfDay is a time value (HH:mm:ss.SSS) as Strapi returns it on the
+// engine's database: on PostgreSQL its time(3) column reads back without
+// the trailing zeros of the fraction ("08:30:00", "08:30:00.12"); on
+// SQLite it is kept as written ("08:30:00.000").
+func (e *Engine) timeOfDay(a *models.Attribute, v any) any {
+	s, ok := v.(string)
+	if !ok || a.Type != models.TypeTime {
+		return v
+	}
+	if d, ok := e.store.(dialecter); !ok || d.Dialect() != "postgres" {
+		return v
+	}
+	return ShortTime(s)
+}
+
+// ShortTime drops the trailing zeros of a time's fraction, and the point
+// when nothing is left of it.
+func ShortTime(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }
 
 // ParseDateTime accepts an ISO 8601 date-time (or date) string, or a

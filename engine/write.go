@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -425,7 +426,7 @@ func (w *writer) prepare(cur *Row, data map[string]any) ([]byte, []byte, error) 
 				var v any
 				_ = json.Unmarshal(a.Default, &v)
 				if nv, msg := normalizeScalar(a, jsonNumbers(v)); msg == "" {
-					merged[a.Name] = nv
+					merged[a.Name] = w.e.timeOfDay(a, nv)
 				}
 			}
 		}
@@ -470,7 +471,7 @@ func (w *writer) value(a *models.Attribute, v any, old any, path []string) any {
 	}
 	nv, msg := normalizeScalar(a, v)
 	if msg != "" {
-		w.errs.Add(path, v, "%s %s", path[len(path)-1], string(msg))
+		w.errs.Add(path, v, "%s", msg.at(yupPath(path)))
 		return old
 	}
 	if a.Type == models.TypePassword && nv != nil {
@@ -481,7 +482,7 @@ func (w *writer) value(a *models.Attribute, v any, old any, path []string) any {
 		}
 		return string(h)
 	}
-	return nv
+	return w.e.timeOfDay(a, nv)
 }
 
 func (w *writer) componentValue(a *models.Attribute, v any, old any, path []string) any {
@@ -495,7 +496,7 @@ func (w *writer) componentValue(a *models.Attribute, v any, old any, path []stri
 	if !a.Repeatable {
 		m, ok := v.(map[string]any)
 		if !ok {
-			w.errs.Add(path, nil, "%s must be an object", a.Name)
+			w.errs.Add(path, v, "%s", notType("object", printValue(v), nil).at(yupPath(path)))
 			return old
 		}
 		prev, _ := old.(map[string]any)
@@ -507,22 +508,17 @@ func (w *writer) componentValue(a *models.Attribute, v any, old any, path []stri
 	}
 	list, ok := v.([]any)
 	if !ok {
-		w.errs.Add(path, nil, "%s must be an array", a.Name)
+		w.errs.Add(path, v, "%s", notType("array", printValue(v), nil).at(yupPath(path)))
 		return old
 	}
-	if a.Min != nil && float64(len(list)) < a.Min.Value && w.publish {
-		w.errs.Add(path, nil, "%s must contain at least %s items", a.Name, a.Min.Raw)
-	}
-	if a.Max != nil && float64(len(list)) > a.Max.Value {
-		w.errs.Add(path, nil, "%s must contain at most %s items", a.Name, a.Max.Raw)
-	}
+	w.checkCount(a, list, path)
 	prevByID := itemsByID(old)
 	out := make([]any, 0, len(list))
 	for i, it := range list {
 		p := append(append([]string(nil), path...), strconv.Itoa(i))
 		m, ok := it.(map[string]any)
 		if !ok {
-			w.errs.Add(p, nil, "%s items must be objects", a.Name)
+			w.errs.Add(p, it, "%s", itemError(it, p))
 			continue
 		}
 		var prev map[string]any
@@ -543,16 +539,17 @@ func (w *writer) zoneValue(a *models.Attribute, v any, old any, path []string) a
 	}
 	list, ok := v.([]any)
 	if !ok {
-		w.errs.Add(path, nil, "%s must be an array", a.Name)
+		w.errs.Add(path, v, "%s", notType("array", printValue(v), nil).at(yupPath(path)))
 		return old
 	}
+	w.checkCount(a, list, path)
 	prevByID := itemsByID(old)
 	out := make([]any, 0, len(list))
 	for i, it := range list {
 		p := append(append([]string(nil), path...), strconv.Itoa(i))
 		m, ok := it.(map[string]any)
 		if !ok {
-			w.errs.Add(p, nil, "%s items must be objects", a.Name)
+			w.errs.Add(p, it, "%s", itemError(it, p))
 			continue
 		}
 		uid, _ := m["__component"].(string)
@@ -561,7 +558,12 @@ func (w *writer) zoneValue(a *models.Attribute, v any, old any, path []string) a
 			allowed = allowed || cu == uid
 		}
 		if !allowed {
-			w.errs.Add(append(p, "__component"), m["__component"], "__component must be one of: %s", joinStrings(a.Components))
+			cp := append(p, "__component")
+			if uid == "" {
+				w.errs.Add(cp, m["__component"], "%s is a required field", yupPath(cp))
+			} else {
+				w.errs.Add(cp, m["__component"], "%s must be one of the following values: %s", yupPath(cp), joinStrings(a.Components))
+			}
 			continue
 		}
 		var prev map[string]any
@@ -576,6 +578,28 @@ func (w *writer) zoneValue(a *models.Attribute, v any, old any, path []string) a
 		out = append(out, item)
 	}
 	return out
+}
+
+// checkCount applies a list's min and max as Strapi's yup array does: not
+// to drafts, and min only to a required or non-empty list.
+func (w *writer) checkCount(a *models.Attribute, list []any, path []string) {
+	if !w.publish {
+		return
+	}
+	if a.Min != nil && float64(len(list)) < a.Min.Value && (a.Required || len(list) > 0) {
+		w.errs.Add(path, nil, "%s field must have at least %s items", yupPath(path), a.Min.Raw)
+	}
+	if a.Max != nil && float64(len(list)) > a.Max.Value {
+		w.errs.Add(path, nil, "%s field must have less than or equal to %s items", yupPath(path), a.Max.Raw)
+	}
+}
+
+// itemError is yup's message for a component item that is not an object.
+func itemError(it any, path []string) string {
+	if it == nil {
+		return yupPath(path) + " cannot be null."
+	}
+	return notType("object", printValue(it), nil).at(yupPath(path))
 }
 
 // componentItem validates one component object; with prev (same id) the
@@ -593,7 +617,7 @@ func (w *writer) componentItem(c *models.Component, m map[string]any, prev map[s
 				var v any
 				_ = json.Unmarshal(a.Default, &v)
 				if nv, msg := normalizeScalar(a, jsonNumbers(v)); msg == "" {
-					out[a.Name] = nv
+					out[a.Name] = w.e.timeOfDay(a, nv)
 				}
 			}
 		}
@@ -876,10 +900,29 @@ func (w *writer) checkRequired(attrs []*models.Attribute, m map[string]any, pref
 		if l, ok := v.([]any); ok && len(l) == 0 && (a.Type == models.TypeDynamicZone || a.Type == models.TypeComponent || a.IsToMany()) {
 			empty = true
 		}
-		if empty {
-			w.errs.Add(append(append([]string(nil), prefix...), a.Name), nil, "%s must be defined.", a.Name)
+		path := append(append([]string(nil), prefix...), a.Name)
+		// A value refused above is reported once, as yup stops at a type error.
+		if empty && !w.errs.Has(path) {
+			w.errs.Add(path, nil, "%s must be defined.", yupPath(path))
 		}
 	}
+}
+
+// yupPath writes a body path as yup names it in messages: "seo.metaTitle",
+// "quotes[0].body".
+func yupPath(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if _, err := strconv.Atoi(p); err == nil && i > 0 {
+			b.WriteString("[" + p + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 func (w *writer) checkUnique(m map[string]any) error {

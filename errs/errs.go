@@ -7,6 +7,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Kind classifies an Error; it decides the HTTP status and the Strapi error name.
@@ -135,6 +136,16 @@ type FieldErrors []FieldError
 func (fe *FieldErrors) Add(path []string, value any, format string, args ...any) {
 	*fe = append(*fe, FieldError{Path: append([]string(nil), path...), Message: fmt.Sprintf(format, args...),
 		Name: "ValidationError", Value: value})
+}
+
+// Has tells whether a failure is recorded at path.
+func (fe FieldErrors) Has(path []string) bool {
+	for _, e := range fe {
+		if slices.Equal(e.Path, path) {
+			return true
+		}
+	}
+	return false
 }
 
 // Err returns the ValidationError for the collected failures, or nil.

@@ -52,7 +52,7 @@ func TestPasswordAndDefaults(t *testing.T) {
 			{map[string]any{"handle": "okay", "secret": "short"}, "at least 8"},
 			{map[string]any{"handle": "okay", "secret": strings.Repeat("p", 73)}, "73 bytes"},
 			{map[string]any{"handle": "okay", "plan": "gold"}, "one of the following"},
-			{map[string]any{"handle": "okay", "lastSeen": "never"}, "datetime"},
+			{map[string]any{"handle": "okay", "lastSeen": "never"}, "Invalid format, expected a timestamp or an ISO date"},
 			{map[string]any{"handle": "okay", "credits": 3000000000}, "integer between"},
 		} {
 			r := e.Do("POST", "/api/accounts", map[string]any{"data": c.data})

@@ -285,9 +285,20 @@ func (c *compiler) compare(cd *query.Cond, kind, expr, system string) (string, e
 	if num && system == "" {
 		cmp = c.d.Number(expr)
 	}
+	// PostgreSQL keeps times of day without the fraction's trailing zeros,
+	// as Strapi reads them back ("08:30:00"), and rows written before that
+	// with them: compared as times, both forms are the same.
+	_, pg := c.d.(postgresDialect)
+	pgTime := pg && kind == "time"
+	if pgTime {
+		cmp = "(" + expr + ")::time"
+	}
 	val := func(x any) string {
 		if kind == "column" {
 			return c.bind(x)
+		}
+		if pgTime {
+			return c.bind(x) + "::time"
 		}
 		if t, ok := x.(time.Time); ok {
 			if system != "" {

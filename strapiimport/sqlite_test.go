@@ -213,7 +213,7 @@ func TestImportStrapiSQLite(t *testing.T) {
 			{"a component in a component: relation, media, order", "/api/articles/aaaaaaaaaaaaaaaaaaaaaaaa?fields[0]=title&populate[seo][populate][links][populate][tag][fields][0]=name&populate[seo][populate][links][populate][icon][fields][0]=url", "public", "",
 				`{"data":{"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","id":2,"title":"First","seo":{"id":5,"metaTitle":"SEO title","metaDescription":null,"links":[` +
 					`{"id":11,"label":"L1","icon":null,"tag":{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"}},` +
-					`{"id":12,"label":"L2","tag":null,"icon":{"alternativeText":null,"caption":null,"focalPoint":{"x":1,"y":2},"createdAt":"2026-11-18T11:06:40.000Z","documentId":"ffffffffffffffffffffffff","ext":".jpg","formats":null,"hash":"remote_abc","height":20,"id":3,"mime":"image/jpeg","name":"remote.jpg","previewUrl":null,"provider":"aws-s3","provider_metadata":{"region":"eu-west-3"},"publishedAt":"2026-11-18T11:06:40.000Z","size":1.5,"updatedAt":"2026-11-18T11:06:40.000Z","url":"https://bucket.s3.amazonaws.com/remote_abc.jpg","width":10}}]}},"meta":{}}`},
+					`{"id":12,"label":"L2","tag":null,"icon":{"documentId":"ffffffffffffffffffffffff","id":3,"url":"https://bucket.s3.amazonaws.com/remote_abc.jpg"}}]}},"meta":{}}`},
 			{"a relation of a type to itself", "/api/tags/tttttttttttttttttttttt01?fields[0]=name&populate[related][fields][0]=name", "public", "",
 				`{"data":{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one","related":[{"documentId":"tttttttttttttttttttttt02","id":2,"name":"two"},{"documentId":"tttttttttttttttttttttt01","id":1,"name":"one"}]},"meta":{}}`},
 			{"custom token", "/api/tags?fields[0]=name&sort=id", "sqlite-token", "",
