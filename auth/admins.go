@@ -40,8 +40,11 @@ func adminView(a *AdminUser) *AdminView {
 
 // AdminSession is the answer of /admin/login and /admin/register-admin.
 type AdminSession struct {
-	Token string     `json:"token"`
-	User  *AdminView `json:"user"`
+	Token string `json:"token"`
+	// AccessToken is the same token: Strapi 5 with sessions (its default)
+	// answers the short-lived access token under both names.
+	AccessToken string     `json:"accessToken"`
+	User        *AdminView `json:"user"`
 }
 
 // AdminInput creates an admin.
@@ -150,7 +153,7 @@ func (s *Service) RegisterAdmin(ctx context.Context, in AdminInput) (*AdminSessi
 	if err != nil {
 		return nil, err
 	}
-	return &AdminSession{Token: tok, User: adminView(a)}, nil
+	return &AdminSession{Token: tok, AccessToken: tok, User: adminView(a)}, nil
 }
 
 // AdminLogin checks {email, password}.
@@ -194,7 +197,7 @@ func (s *Service) AdminLogin(ctx context.Context, body map[string]any) (*AdminSe
 	if err != nil {
 		return nil, err
 	}
-	return &AdminSession{Token: tok, User: adminView(&a)}, nil
+	return &AdminSession{Token: tok, AccessToken: tok, User: adminView(&a)}, nil
 }
 
 func (s *Service) adminByID(ctx context.Context, id int64) (*AdminUser, error) {

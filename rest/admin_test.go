@@ -44,7 +44,7 @@ func TestAdminRegisterAndLogin(t *testing.T) {
 		if r.Status != 200 {
 			t.Fatalf("register-admin: %d %s", r.Status, r.Body)
 		}
-		testenv.Golden(t, "admin_register", scrub(t, r.Body, "token"))
+		testenv.Golden(t, "admin_register", scrub(t, r.Body, "token", "accessToken"))
 		if strings.Contains(string(r.Body), adminPassword) || strings.Contains(string(r.Body), `"password"`) {
 			t.Fatalf("password in the answer: %s", r.Body)
 		}
@@ -60,7 +60,10 @@ func TestAdminRegisterAndLogin(t *testing.T) {
 		if login.Status != 200 || login.Data()["token"] == nil {
 			t.Fatalf("login: %d %s", login.Status, login.Body)
 		}
-		testenv.Golden(t, "admin_login", scrub(t, login.Body, "token"))
+		testenv.Golden(t, "admin_login", scrub(t, login.Body, "token", "accessToken"))
+		if login.Data()["accessToken"] != login.Data()["token"] {
+			t.Fatalf("accessToken is not the token: %s", login.Body)
+		}
 		wrong := e.Do("POST", "/admin/login", map[string]any{"email": "admin@example.com", "password": "Wrong-Passw0rd"})
 		unknown := e.Do("POST", "/admin/login", map[string]any{"email": "nobody@example.com", "password": "Wrong-Passw0rd"})
 		if wrong.Status != 400 || wrong.ErrorMessage() != "Invalid credentials" || string(wrong.Body) != string(unknown.Body) {
