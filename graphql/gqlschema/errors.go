@@ -89,9 +89,15 @@ func (s *Builder) FormatError(fe gqlerrors.FormattedError) executor.Error {
 			out.Extensions = xe.Extensions()
 			break
 		}
+		out.Extensions = map[string]any{"code": "INTERNAL_SERVER_ERROR"}
+		if strings.HasPrefix(err.Error(), "Cannot return null for non-nullable field") {
+			// A draft without a required value, read with PREVIEW: said as
+			// Apollo says it (nothing internal to hide).
+			out.Message = err.Error()
+			break
+		}
 		s.log.Error("graphql resolver failed", "path", fe.Path, "err", err)
 		out.Message = "Internal Server Error"
-		out.Extensions = map[string]any{"code": "INTERNAL_SERVER_ERROR"}
 	}
 	return out
 }

@@ -358,15 +358,15 @@ func (b *builder) outputField(owner, ownerName string, a *models.Attribute) *gql
 		}
 		if inComponent {
 			if a.IsToMany() {
-				return &gql.Field{Type: t.relation, Resolve: b.resolveComponentRelation(a, t),
+				return &gql.Field{Type: required(a, t.relation), Resolve: b.resolveComponentRelation(a, t),
 					Args: gql.FieldConfigArgument{"pagination": {Type: b.sh.paginationArg, DefaultValue: map[string]any{}}}}
 			}
-			return &gql.Field{Type: t.response, Resolve: b.resolveComponentRelation(a, t)}
+			return &gql.Field{Type: required(a, t.response), Resolve: b.resolveComponentRelation(a, t)}
 		}
 		if a.IsToMany() {
-			return &gql.Field{Type: t.relation, Args: b.listArgs(t.filters), Resolve: b.resolveRelation(a)}
+			return &gql.Field{Type: required(a, t.relation), Args: b.listArgs(t.filters), Resolve: b.resolveRelation(a)}
 		}
-		return &gql.Field{Type: t.response, Resolve: b.resolveRelation(a)}
+		return &gql.Field{Type: required(a, t.response), Resolve: b.resolveRelation(a)}
 	case models.TypeMedia:
 		if a.Multiple {
 			return &gql.Field{Type: b.sh.uploadRelation, Args: gql.FieldConfigArgument{
@@ -381,20 +381,32 @@ func (b *builder) outputField(owner, ownerName string, a *models.Attribute) *gql
 			return nil
 		}
 		if a.Repeatable {
-			return &gql.Field{Type: gql.NewList(ct.obj), Args: b.listArgs(ct.filters), Resolve: b.resolveComponent(a)}
+			return &gql.Field{Type: required(a, gql.NewList(ct.obj)), Args: b.listArgs(ct.filters), Resolve: b.resolveComponent(a)}
 		}
-		return &gql.Field{Type: ct.obj, Resolve: b.resolveComponent(a)}
+		return &gql.Field{Type: required(a, ct.obj), Resolve: b.resolveComponent(a)}
 	case models.TypeDynamicZone:
 		z := b.zone(ownerName, a)
-		return &gql.Field{Type: gql.NewList(z.union), Resolve: b.resolveZone(a)}
+		return &gql.Field{Type: required(a, gql.NewList(z.union)), Resolve: b.resolveZone(a)}
 	case models.TypeEnumeration:
-		return &gql.Field{Type: b.enum(ownerName, a), Resolve: resolveScalar(a.Name, decodeString)}
+		return &gql.Field{Type: required(a, b.enum(ownerName, a)), Resolve: resolveScalar(a.Name, decodeString)}
 	}
 	sc := scalarType(a)
 	if sc == nil {
 		return nil
 	}
-	return &gql.Field{Type: sc, Resolve: resolveScalar(a.Name, decoderOf(a))}
+	return &gql.Field{Type: required(a, sc), Resolve: resolveScalar(a.Name, decoderOf(a))}
+}
+
+// required makes a required attribute's output type non-null, as the v4
+// plugin does (scalars, enumerations, components, zones, relations; media
+// stay nullable). A draft may still lack the value (required is checked
+// on publish): reading it with PREVIEW is then an error at that field, as
+// with Strapi.
+func required(a *models.Attribute, t gql.Output) gql.Output {
+	if a.Required {
+		return gql.NewNonNull(t)
+	}
+	return t
 }
 
 func (b *builder) listArgs(filters *gql.InputObject) gql.FieldConfigArgument {
