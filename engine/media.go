@@ -200,6 +200,9 @@ func checkFileFields(fields []string, path string) error {
 // relations).
 func (p *populator) mediaJSON(a *models.Attribute, raw json.RawMessage, sub *query.Populate) []byte {
 	ids := rawFileIDs(raw)
+	if o, ok := p.mediaOrder[a]; ok {
+		ids = o.apply(ids)
+	}
 	file := func(b []byte, f json.RawMessage) []byte {
 		if sub == nil || sub.Fields == nil || slices.Contains(sub.Fields, "*") {
 			return append(b, f...)
@@ -299,4 +302,79 @@ func mediaKind(file json.RawMessage) string {
 
 func allowedMedia(allowed []string, kind string) bool {
 	return len(allowed) == 0 || slices.Contains(allowed, kind)
+}
+
+// mediaQuery resolves the filters and sort of a media populate
+// (`populate[gallery][filters][mime][$startsWith]=image&populate[gallery][sort]=name`)
+// against the media library's file type, as Strapi applies them; nil when
+// there are none.
+func mediaQuery(s *models.Schema, acc Access, sub *query.Populate) (query.Filter, []query.Sort, error) {
+	if sub == nil || (sub.Filter == nil && len(sub.Sort) == 0) {
+		return nil, nil, nil
+	}
+	ct := s.Type(models.FileUID)
+	if ct == nil {
+		return nil, nil, errs.Errorf(errs.KindValidation, "media filters need the media library")
+	}
+	f, err := resolveFilter(s, acc, scope{ct: ct}, sub.Filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	sorts, err := resolveSort(s, acc, scope{ct: ct}, sub.Sort)
+	return f, sorts, err
+}
+
+// filterMedia reads, for a media attribute populated with filters or a
+// sort, which of the page's files match and in which order: one query for
+// the page. mediaJSON then shows only those, in that order.
+func (p *populator) filterMedia(a *models.Attribute, ids []int64, sub *query.Populate) error {
+	f, sorts, err := mediaQuery(p.schema, p.acc, sub)
+	if err != nil || (f == nil && len(sorts) == 0) {
+		return err
+	}
+	ct := p.schema.Type(models.FileUID)
+	in := make([]any, len(ids))
+	for i, id := range ids {
+		in[i] = id
+	}
+	byID := &query.Cond{Path: []string{"id"}, Op: query.OpIn, Values: in,
+		Steps: []query.Step{{Type: ct, System: "id"}}}
+	filter := query.Filter(byID)
+	if f != nil {
+		filter = query.And{byID, f}
+	}
+	rows, err := p.e.list(p.ctx, ct, &ListQuery{Version: VersionPublished, Filter: filter, Sort: sorts, Limit: -1})
+	if err != nil {
+		return err
+	}
+	order := make(map[int64]int, len(rows))
+	for i := range rows {
+		order[rows[i].ID] = i
+	}
+	if p.mediaOrder == nil {
+		p.mediaOrder = map[*models.Attribute]mediaOrder{}
+	}
+	p.mediaOrder[a] = mediaOrder{pos: order, sorted: len(sorts) > 0}
+	return nil
+}
+
+// mediaOrder is the files of a filtered or sorted media populate: their
+// positions in the query's order.
+type mediaOrder struct {
+	pos    map[int64]int
+	sorted bool
+}
+
+// apply keeps the ids that matched, in the query's order when it sorts.
+func (o mediaOrder) apply(ids []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for _, id := range ids {
+		if _, ok := o.pos[id]; ok {
+			out = append(out, id)
+		}
+	}
+	if o.sorted {
+		slices.SortStableFunc(out, func(x, y int64) int { return o.pos[x] - o.pos[y] })
+	}
+	return out
 }

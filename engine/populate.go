@@ -82,6 +82,9 @@ func checkNestedPopulate(s *models.Schema, acc Access, a *models.Attribute, p *q
 			}
 		}
 	case models.TypeMedia:
+		if _, _, err := mediaQuery(s, acc, p); err != nil {
+			return err
+		}
 		return checkFileFields(p.Fields, path)
 	}
 	return nil
@@ -142,6 +145,9 @@ type populator struct {
 	inComponents map[*models.Attribute]map[string]*Document
 	// files holds the media files of the page, fetched in one call.
 	files map[int64]json.RawMessage
+	// mediaOrder holds, per media attribute populated with filters or a
+	// sort, the files that matched and their order (filterMedia).
+	mediaOrder map[*models.Attribute]mediaOrder
 }
 
 func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*query.Populate, v Version, locale string) error {
@@ -176,6 +182,9 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 					ids = append(ids, rawFileIDs(extras[i][a.Name])...)
 				}
 				if err := p.loadFiles(ids); err != nil {
+					return err
+				}
+				if err := p.filterMedia(a, ids, sub); err != nil {
 					return err
 				}
 			}

@@ -63,3 +63,44 @@ func TestUploadFilesList(t *testing.T) {
 		}
 	})
 }
+
+// A media populate takes filters and sort on the files' fields, as
+// Strapi's populate does: the matching files, in the sort's order.
+func TestMediaPopulateFiltersAndSort(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: append([]string{"api::article.article.find", "api::article.article.findOne",
+			"api::article.article.create", "api::article.article.update"}, uploadActions...)})
+		art := e.Do("POST", "/api/articles?status=draft", map[string]any{"data": map[string]any{"title": "With media"}}).Data()
+		doc := art["documentId"].(string)
+		for _, n := range []string{"b.png", "c.png", "a.png"} {
+			if st, b := uploadWith(t, e, map[string]string{"ref": "api::article.article", "refId": doc, "field": "gallery"}, n); st != 201 {
+				t.Fatalf("attach %s: %d %s", n, st, b)
+			}
+		}
+		names := func(q string) (int, string) {
+			r := e.Do("GET", "/api/articles/"+doc+"?status=draft&"+q, nil)
+			list, _ := r.Data()["gallery"].([]any)
+			var out []string
+			for _, f := range list {
+				out = append(out, f.(map[string]any)["name"].(string))
+			}
+			return r.Status, strings.Join(out, ",")
+		}
+		for _, c := range []struct{ q, want string }{
+			{"populate[gallery]=true", "b.png,c.png,a.png"},
+			{"populate[gallery][sort]=name", "a.png,b.png,c.png"},
+			{"populate[gallery][sort]=name:desc&populate[gallery][fields][0]=name", "c.png,b.png,a.png"},
+			{"populate[gallery][filters][name][$ne]=c.png", "b.png,a.png"},
+			{"populate[gallery][filters][name][$in][0]=a.png&populate[gallery][filters][name][$in][1]=c.png&populate[gallery][sort]=name:desc", "c.png,a.png"},
+		} {
+			if st, got := names(c.q); st != 200 || got != c.want {
+				t.Errorf("%s: %d %q, want %q", c.q, st, got, c.want)
+			}
+		}
+		for _, q := range []string{"populate[gallery][filters][nope][$eq]=1", "populate[gallery][sort]=nope"} {
+			if r := e.Do("GET", "/api/articles/"+doc+"?status=draft&"+q, nil); r.Status != 400 {
+				t.Errorf("%s: %d %s", q, r.Status, r.Body)
+			}
+		}
+	})
+}
