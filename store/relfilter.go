@@ -38,4 +38,3 @@ func (c *compiler) relationIn(cd *query.Cond, steps []query.Step, src string, v 
 	related := "SELECT 1 FROM " + table + " WHERE " + ta + ".document_id = " + id + " AND " + versionCond(ta, tv)
 	return orNone(cd, in, related), true, nil
 }
-
