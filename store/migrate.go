@@ -53,8 +53,12 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 			stmts = append(stmts, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(uniqueIndex(t, a, col))+" ON "+q+
 				" (("+s.d.JSONText(col, a.Name)+"), locale) WHERE published_at IS NOT NULL")
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
-			stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_rel"))+" ON "+q+
-				" (("+s.d.JSONText(col, a.Name)+"))")
+			// (stored id, id): filters find a target's documents, and a sort
+			// on the target's field reads them in id order (store/relsort.go).
+			// It replaces the index on the stored id alone (<attr>_rel).
+			stmts = append(stmts, "DROP INDEX IF EXISTS "+quote(indexName(t, a.Name+"_rel")),
+				"CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_relid"))+" ON "+q+
+					" (("+s.d.JSONText(col, a.Name)+"), id)")
 		default:
 			if name, expr := s.scalarIndex(t, a); name != "" {
 				stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(name)+" ON "+q+" (("+expr+"), id)")
@@ -131,7 +135,7 @@ func (s *Store) indexNames(ct *models.ContentType) []string {
 		case a.IsUnique() && a.IsScalar():
 			out = append(out, uniqueIndex(ct.Table(), a, engine.Column(a)))
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
-			out = append(out, indexName(ct.Table(), a.Name+"_rel"))
+			out = append(out, indexName(ct.Table(), a.Name+"_relid"))
 		default:
 			if name, _ := s.scalarIndex(ct.Table(), a); name != "" {
 				out = append(out, name)

@@ -26,6 +26,9 @@ type querier interface {
 
 // List runs one SELECT for a page of rows.
 func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) ([]engine.Row, error) {
+	if rs, ok := relSortOf(q); ok {
+		return s.listByRelationSort(ctx, ct, q, rs)
+	}
 	c := &compiler{d: s.d}
 	where, err := c.where(ct, q)
 	if err != nil {
