@@ -14,9 +14,18 @@ import (
 // are the numbered migrations' (MigrateSystem), run by Open.
 func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 	for _, ct := range sc.Types {
+		missing, err := s.indexesMissing(ctx, ct)
+		if err != nil {
+			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+		}
 		for _, stmt := range s.tableDDL(ct) {
 			if _, err := s.write.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+			}
+		}
+		if missing {
+			if err := s.analyze(ctx, ct.Table()); err != nil {
+				return fmt.Errorf("analyze %s (%s): %w", ct.UID, ct.Table(), err)
 			}
 		}
 		if err := s.ensureLargeColumn(ctx, ct.Table()); err != nil {
