@@ -119,6 +119,7 @@ func (a *App) build(files engine.SchemaFiles) error {
 	acfg.Actions = func() []string { return auth.SchemaActions(eng.Registry.Current().Schema) }
 	acfg.Changed = func() { a.Store.Announce(context.Background()) }
 	acfg.Log = a.log
+	acfg.Extension = eng
 	if acfg.Mailer, err = mail.New(cfg.Email, cfg.Env == "production", a.log); err != nil {
 		return err
 	}

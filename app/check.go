@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,8 @@ type Report struct {
 	Types      []string // content-type uids served
 	Components []string
 	Config     []string // config/*.json files read
+	// Extensions are the users-permissions extension schemas read.
+	Extensions []string
 	// Core are controller, router and service files that only call
 	// Strapi's core factory: what they would do is what Stratum serves.
 	Core     []string
@@ -47,7 +50,6 @@ var customCode = []struct{ glob, why string }{
 	{"src/middlewares/*", "global middleware is not run"},
 	{"src/policies/*", "global policy is not run"},
 	{"src/plugins/*", "local plugin is not loaded"},
-	{"src/extensions/*", "plugin extension code is not run"},
 	{"src/admin/*", "admin panel customisation is not used"},
 }
 
@@ -65,7 +67,11 @@ func Check(dir string) Report {
 		r.Errors = append(r.Errors, "schema: "+err.Error())
 	} else {
 		for _, t := range types {
-			r.Types = append(r.Types, t.UID)
+			if models.IsSystemUID(t.UID) {
+				r.Extensions = append(r.Extensions, t.Source)
+			} else {
+				r.Types = append(r.Types, t.UID)
+			}
 			r.Warnings = append(r.Warnings, t.Warnings...)
 		}
 		for _, c := range comps {
@@ -108,6 +114,19 @@ func Check(dir string) Report {
 			r.Skipped = append(r.Skipped, Skipped{p, c.why})
 		}
 	}
+	// Extensions: the users-permissions schemas are read; the rest is code.
+	_ = filepath.WalkDir(filepath.Join(dir, "src", "extensions"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rp := rel(dir, p)
+		if strings.HasPrefix(rp, "src/extensions/users-permissions/content-types/") && strings.HasSuffix(rp, "/schema.json") &&
+			(strings.Contains(rp, "/user/") || strings.Contains(rp, "/role/")) {
+			return nil
+		}
+		r.Skipped = append(r.Skipped, Skipped{rp, "plugin extension code is not run"})
+		return nil
+	})
 	sort.Slice(r.Skipped, func(i, j int) bool { return r.Skipped[i].Path < r.Skipped[j].Path })
 	return r
 }
@@ -129,6 +148,9 @@ func rel(dir, p string) string {
 func (r Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "Runs:\n  %d content types: %s\n  %d components: %s\n  config: %s\n", len(r.Types), strings.Join(r.Types, ", "),
 		len(r.Components), strings.Join(r.Components, ", "), strings.Join(r.Config, ", "))
+	if len(r.Extensions) > 0 {
+		fmt.Fprintf(w, "  extensions (their attributes are served): %s\n", strings.Join(r.Extensions, ", "))
+	}
 	if len(r.Core) > 0 {
 		fmt.Fprintf(w, "  core controllers, routers and services (as Stratum serves them): %s\n", strings.Join(r.Core, ", "))
 	}

@@ -18,7 +18,7 @@ func TestCheckStrapiProject(t *testing.T) {
 	if len(r.Errors) > 0 {
 		t.Fatalf("errors: %v", r.Errors)
 	}
-	if !slices.Equal(r.Types, []string{"api::product.product"}) || !slices.Equal(r.Components, []string{"shop.badge"}) {
+	if !slices.Equal(r.Types, []string{"api::product.product"}) || !slices.Equal(r.Components, []string{"shop.address", "shop.badge"}) {
 		t.Fatalf("runs: %v %v", r.Types, r.Components)
 	}
 	if !slices.Equal(r.Core, []string{"src/api/product/controllers/product.js", "src/api/product/routes/product.js"}) {
@@ -32,13 +32,16 @@ func TestCheckStrapiProject(t *testing.T) {
 		}
 	}
 	want := []string{"config/database.js", "config/server.js", "src/api/product/policies/is-owner.js",
-		"src/api/product/services/product.js", "src/index.js", "src/middlewares/timer.js"}
+		"src/api/product/services/product.js", "src/extensions/users-permissions/strapi-server.js", "src/index.js",
+		"src/middlewares/timer.js"}
 	if !slices.Equal(skipped, want) {
 		t.Fatalf("skipped:\n%v\nwant\n%v", skipped, want)
 	}
-	if len(r.Warnings) != 2 || !strings.Contains(r.Warnings[0], `custom field "global::dimension-picker" is not known`) ||
-		!strings.Contains(r.Warnings[1], `"seller": relations to plugin::users-permissions.user are not served yet`) {
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `custom field "global::dimension-picker" is not known`) {
 		t.Fatalf("warnings: %v", r.Warnings)
+	}
+	if !slices.Equal(r.Extensions, []string{"src/extensions/users-permissions/content-types/user/schema.json"}) {
+		t.Fatalf("extensions: %v", r.Extensions)
 	}
 	var out strings.Builder
 	r.Print(&out)

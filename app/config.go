@@ -82,7 +82,11 @@ type pluginsConfig struct {
 			} `json:"email"`
 			// Minutes a reset code works (default 60).
 			ResetPasswordTokenTTL int `json:"resetPasswordTokenTTL"`
-			RateLimit             struct {
+			// The extension attributes register accepts.
+			Register struct {
+				AllowedFields []string `json:"allowedFields"`
+			} `json:"register"`
+			RateLimit struct {
 				Enabled  *bool `json:"enabled"`
 				Interval *int  `json:"interval"` // milliseconds
 				Max      *int  `json:"max"`
@@ -312,6 +316,7 @@ func (c *Config) readPlugins(dir string) error {
 	c.Auth.Advanced = auth.Advanced{RegisterDisabled: adv.AllowRegister != nil && !*adv.AllowRegister,
 		EmailConfirmation: adv.EmailConfirmation, EmailResetPassword: adv.EmailResetPassword,
 		EmailConfirmationRedirection: adv.EmailConfirmationRedirection, DefaultRole: adv.DefaultRole}
+	c.Auth.RegisterAllowedFields = up.Register.AllowedFields
 	c.Auth.ResetPasswordEmail = up.Email.ResetPassword.template()
 	c.Auth.EmailConfirmationEmail = up.Email.EmailConfirmation.template()
 	if up.ResetPasswordTokenTTL < 0 {

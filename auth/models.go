@@ -48,6 +48,10 @@ type User struct {
 	// TokensValidAfter (Unix seconds) refuses the JWTs issued before it:
 	// set when the password changes or the user is blocked.
 	TokensValidAfter int64
+	// Data and Extra hold the attributes a users-permissions extension
+	// adds, as JSON objects: public scalars in Data; relations, media,
+	// components and private values in Extra (as a document's columns).
+	Data, Extra []byte
 }
 
 // AdminUser is a user of the admin API. Every admin is a super admin.

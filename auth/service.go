@@ -41,6 +41,12 @@ type Config struct {
 
 	// Advanced is users-permissions' advanced settings.
 	Advanced Advanced
+	// RegisterAllowedFields are the extension attributes register accepts
+	// (users-permissions' register.allowedFields); others are refused.
+	RegisterAllowedFields []string
+	// Extension handles the attributes a users-permissions extension adds
+	// to the user (the engine); nil: none.
+	Extension Extension
 	// Mailer sends the account flows' mails; nil sends none (the flows
 	// then fail where a mail is needed).
 	Mailer Mailer

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/ids"
 	"github.com/stratum-cms/stratum/query"
@@ -24,12 +25,16 @@ type UserView struct {
 	UpdatedAt   string       `json:"updatedAt"`
 	PublishedAt *string      `json:"publishedAt"`
 	Role        *RoleSummary `json:"role,omitempty"`
+	// Ext holds the extension's scalars, Populated its populated
+	// attributes, as JSON object members (MarshalJSON places them).
+	Ext       []byte `json:"-"`
+	Populated []byte `json:"-"`
 }
 
 func userView(u *User, role *Role) *UserView {
 	v := &UserView{ID: u.ID, DocumentID: u.DocumentID, Username: u.Username, Email: u.Email, Provider: u.Provider,
 		Confirmed: u.Confirmed, Blocked: u.Blocked, CreatedAt: jsTime(u.CreatedAt), UpdatedAt: jsTime(u.UpdatedAt),
-		PublishedAt: jsTimePtr(u.PublishedAt)}
+		PublishedAt: jsTimePtr(u.PublishedAt), Ext: extensionFields(u.Data)}
 	if role != nil {
 		rs := roleSummary(role)
 		v.Role = &rs
@@ -95,9 +100,13 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, 
 	if s.cfg.Advanced.RegisterDisabled {
 		return nil, errs.Errorf(errs.KindApplication, "Register action is currently disabled")
 	}
+	allowed := s.extensionKeys(s.cfg.RegisterAllowedFields)
+	if allowed == nil {
+		allowed = map[string]bool{}
+	}
 	var unknown []string
 	for k := range body {
-		if k != "username" && k != "email" && k != "password" {
+		if k != "username" && k != "email" && k != "password" && !allowed[k] {
 			unknown = append(unknown, k)
 		}
 	}
@@ -105,7 +114,7 @@ func (s *Service) Register(ctx context.Context, body map[string]any) (*Session, 
 		sort.Strings(unknown)
 		return nil, errs.Errorf(errs.KindValidation, "Invalid parameters: %s", strings.Join(unknown, ", "))
 	}
-	in, err := parseUserInput(body, true)
+	in, err := parseUserInput(body, true, allowed)
 	if err != nil {
 		return nil, err
 	}
@@ -134,10 +143,30 @@ type userInput struct {
 	HasConfirmed, HasBlocked           bool
 	RoleID                             int64
 	HasRole                            bool
+	// Ext holds the values of the extension's attributes; extData and
+	// extExtra are their checked columns on update.
+	Ext               map[string]any
+	extData, extExtra []byte
+	hasExt            bool
 }
 
-func parseUserInput(body map[string]any, create bool) (userInput, error) {
+// parseUserInput reads the built-in fields of a body; the keys in ext
+// (attributes of the users-permissions extension) go to in.Ext, for the
+// engine to check.
+func parseUserInput(body map[string]any, create bool, ext map[string]bool) (userInput, error) {
 	var in userInput
+	base := map[string]any{}
+	for k, v := range body {
+		if ext[k] {
+			if in.Ext == nil {
+				in.Ext = map[string]any{}
+			}
+			in.Ext[k] = v
+			continue
+		}
+		base[k] = v
+	}
+	body = base
 	if err := checkKeys(body, "username", "email", "password", "role", "confirmed", "blocked"); err != nil {
 		return in, err
 	}
@@ -207,6 +236,11 @@ func (s *Service) createUser(ctx context.Context, in userInput, register bool) (
 	now := s.now()
 	u := &User{DocumentID: ids.NewDocumentID(), Username: in.Username, Email: in.Email, Provider: "local",
 		Password: hash, Confirmed: in.Confirmed, Blocked: in.Blocked, CreatedAt: now, UpdatedAt: now, PublishedAt: &now}
+	// The extension's values are checked (and inverse relations written)
+	// before the user is: a refused value leaves no user behind.
+	if err := s.prepareExtension(ctx, u, in.Ext, true); err != nil {
+		return nil, err
+	}
 	taken := func(field string) error {
 		if register {
 			return errs.Errorf(errs.KindApplication, "Email or Username are already taken")
@@ -275,7 +309,7 @@ func (s *Service) conflict(ctx context.Context, tx Tx, username, email string, e
 
 // CreateUser is POST /api/users: the created user with its role.
 func (s *Service) CreateUser(ctx context.Context, body map[string]any) (*UserView, error) {
-	in, err := parseUserInput(body, true)
+	in, err := parseUserInput(body, true, s.extensionKeys(nil))
 	if err != nil {
 		return nil, err
 	}
@@ -315,9 +349,24 @@ func SelfUpdate(p *Principal, id int64, body map[string]any) error {
 // UpdateUser is PUT /api/users/:id: a partial update. A new password or a
 // block ends the user's JWTs issued before it.
 func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any) (*UserView, error) {
-	in, err := parseUserInput(body, false)
+	in, err := parseUserInput(body, false, s.extensionKeys(nil))
 	if err != nil {
 		return nil, err
+	}
+	if len(in.Ext) > 0 {
+		// Checked over the stored values first, outside auth's
+		// transaction (the engine writes inverse relations in its own).
+		cur, err := s.st.Auth().UserByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			return nil, userNotFound()
+		}
+		if err := s.prepareExtension(ctx, cur, in.Ext, false); err != nil {
+			return nil, err
+		}
+		in.extData, in.extExtra, in.hasExt = cur.Data, cur.Extra, true
 	}
 	var u *User
 	err = s.st.Tx(ctx, func(tx Tx) error {
@@ -355,6 +404,9 @@ func (s *Service) UpdateUser(ctx context.Context, id int64, body map[string]any)
 		}
 		if in.HasBlocked {
 			u.Blocked = in.Blocked
+		}
+		if in.hasExt {
+			u.Data, u.Extra = in.extData, in.extExtra
 		}
 		if in.HasRole {
 			rid, err := s.pickRole(ctx, tx, in)
@@ -402,9 +454,11 @@ func (s *Service) DeleteUser(ctx context.Context, id int64) (*UserView, error) {
 }
 
 // GetUser reads one user for GET /api/users/:id and /api/users/me, with
-// the query's fields and populate; nil when there is none.
-func (s *Service) GetUser(ctx context.Context, id int64, q *query.Query) (any, error) {
-	shape, err := userShapeOf(q)
+// the query's fields and populate (the role, the extension's relations,
+// media and components, read with acc's permissions); nil when there is
+// none.
+func (s *Service) GetUser(ctx context.Context, acc engine.Access, id int64, q *query.Query) (any, error) {
+	shape, err := userShapeOf(q, s.userType())
 	if err != nil {
 		return nil, err
 	}
@@ -418,30 +472,71 @@ func (s *Service) GetUser(ctx context.Context, id int64, q *query.Query) (any, e
 			return nil, err
 		}
 	}
-	return shape.view(&row), nil
+	pop, err := s.populated(ctx, acc, []*User{u}, shape)
+	if err != nil {
+		return nil, err
+	}
+	return shape.view(&row, pop[0]), nil
 }
 
 // ListUsers is GET /api/users: a plain list with filters, sort,
-// pagination, fields and populate=role.
-func (s *Service) ListUsers(ctx context.Context, q *query.Query) ([]any, error) {
-	shape, err := userShapeOf(q)
+// pagination, fields and populate.
+func (s *Service) ListUsers(ctx context.Context, acc engine.Access, q *query.Query) ([]any, error) {
+	shape, err := userShapeOf(q, s.userType())
 	if err != nil {
+		return nil, err
+	}
+	if err := s.resolveExtension(acc, q); err != nil {
 		return nil, err
 	}
 	users, err := s.st.Auth().FindUsers(ctx, q, shape.populateRole)
 	if err != nil {
 		return nil, err
 	}
+	list := make([]*User, len(users))
+	for i := range users {
+		list[i] = &users[i].User
+	}
+	pop, err := s.populated(ctx, acc, list, shape)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]any, len(users))
 	for i := range users {
-		out[i] = shape.view(&users[i])
+		out[i] = shape.view(&users[i], pop[i])
 	}
 	return out, nil
 }
 
 // CountUsers is GET /api/users/count.
-func (s *Service) CountUsers(ctx context.Context, q *query.Query) (int64, error) {
+func (s *Service) CountUsers(ctx context.Context, acc engine.Access, q *query.Query) (int64, error) {
+	if err := s.resolveExtension(acc, q); err != nil {
+		return 0, err
+	}
 	return s.st.Auth().CountUsers(ctx, q.Filter)
+}
+
+// resolveExtension has the engine resolve the filters and sorts on the
+// extension's attributes (the built-in ones are compiled on auth's columns).
+func (s *Service) resolveExtension(acc engine.Access, q *query.Query) error {
+	ct := s.userType()
+	if ct == nil || q == nil {
+		return nil
+	}
+	return s.cfg.Extension.ResolveExtensionQuery(acc, ct, q)
+}
+
+// populated is, per user, the JSON members of the extension attributes the
+// shape populates (nil each when none).
+func (s *Service) populated(ctx context.Context, acc engine.Access, users []*User, shape *userShape) ([][]byte, error) {
+	if len(shape.populate) == 0 || s.userType() == nil {
+		return make([][]byte, len(users)), nil
+	}
+	rows := make([]engine.Row, len(users))
+	for i, u := range users {
+		rows[i] = engine.Row{ID: u.ID, DocumentID: u.DocumentID, Data: u.Data, Extra: u.Extra}
+	}
+	return s.cfg.Extension.PopulateExtension(ctx, acc, s.userType(), rows, shape.populate)
 }
 
 // userByID loads a user for authentication.

@@ -17,6 +17,11 @@ import (
 func (e *Engine) CollectionByUID(uid string) (Collection, bool) {
 	s := e.Registry.Current().Schema
 	ct := s.Type(uid)
+	if ct != nil && ct.System {
+		// Users, roles, files and admins are written by their own
+		// services, never as documents.
+		return Collection{}, false
+	}
 	return Collection{Schema: s, Type: ct}, ct != nil
 }
 

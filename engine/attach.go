@@ -32,7 +32,7 @@ func (e *Engine) MediaTarget(ctx context.Context, acc Access, ref, refID, field 
 	}
 	schema := e.Registry.Current().Schema
 	ct := schema.Type(ref)
-	if ct == nil {
+	if ct == nil || ct.System {
 		return nil, errs.InvalidKey("ref", "ref", "body", "ref")
 	}
 	a := ct.Attr(field)

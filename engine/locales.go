@@ -78,11 +78,66 @@ func (p *populator) localizations(ct *models.ContentType, rows []Row, docs []*Do
 func sharedAttributes(ct *models.ContentType) []*models.Attribute {
 	var out []*models.Attribute
 	for _, a := range ct.Attributes {
-		// Components would re-enter with ids of another row and passwords
-		// are already hashed: those stay per locale.
-		if !a.Localized() && (a.Type == models.TypeRelation || a.Type == models.TypeMedia || a.IsScalar()) && a.Type != models.TypePassword {
+		// Passwords are already hashed: they stay per locale.
+		if !a.Localized() && a.Type != models.TypePassword {
 			out = append(out, a)
 		}
+	}
+	return out
+}
+
+// sharedValue is a shared attribute's value as another locale receives
+// it: a component's or a zone's items without their ids (ids belong to
+// the row that holds them), so each locale gets items of its own, as
+// Strapi gives each locale its own component rows.
+func sharedValue(s *models.Schema, a *models.Attribute, v any) any {
+	switch a.Type {
+	case models.TypeComponent:
+		c := s.Component(a.Component)
+		if a.Repeatable {
+			list, ok := v.([]any)
+			if !ok {
+				return v
+			}
+			out := make([]any, len(list))
+			for i, it := range list {
+				out[i] = withoutItemIDs(s, c, it)
+			}
+			return out
+		}
+		return withoutItemIDs(s, c, v)
+	case models.TypeDynamicZone:
+		list, ok := v.([]any)
+		if !ok {
+			return v
+		}
+		out := make([]any, len(list))
+		for i, it := range list {
+			m, _ := it.(map[string]any)
+			uid, _ := m["__component"].(string)
+			out[i] = withoutItemIDs(s, s.Component(uid), it)
+		}
+		return out
+	}
+	return v
+}
+
+// withoutItemIDs copies one component item without its id, and its
+// nested components' items without theirs.
+func withoutItemIDs(s *models.Schema, c *models.Component, v any) any {
+	m, ok := v.(map[string]any)
+	if !ok || c == nil {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, x := range m {
+		if k == "id" {
+			continue
+		}
+		if a := c.Attr(k); a != nil && a.Type == models.TypeComponent {
+			x = sharedValue(s, a, x)
+		}
+		out[k] = x
 	}
 	return out
 }
@@ -109,7 +164,7 @@ func (e *Engine) localize(tx Tx, c Collection, documentID string, data map[strin
 		merged := make(map[string]any, len(data)+len(shared))
 		for _, a := range shared {
 			if val, ok := existing[a.Name]; ok {
-				merged[a.Name] = val
+				merged[a.Name] = sharedValue(c.Schema, a, val)
 			}
 		}
 		for k, val := range data {
@@ -129,7 +184,7 @@ func (e *Engine) syncLocales(tx Tx, c Collection, documentID, locale string, dat
 	shared := map[string]any{}
 	for _, a := range sharedAttributes(ct) {
 		if v, ok := data[a.Name]; ok {
-			shared[a.Name] = v
+			shared[a.Name] = sharedValue(c.Schema, a, v)
 		}
 	}
 	if len(shared) == 0 {

@@ -129,6 +129,10 @@ type Attribute struct {
 	CustomField   string          `json:"customField,omitempty"`
 	PluginOptions json.RawMessage `json:"pluginOptions,omitempty"`
 
+	// Column is the SQL column of a system type's built-in attribute
+	// (users' username, role_id, ...); empty for every other attribute.
+	Column string `json:"-"`
+
 	pattern *regexp.Regexp
 }
 

@@ -48,8 +48,14 @@ type ContentType struct {
 	// Warnings are what loading it accepted with a change (a custom field
 	// kept as JSON, ...), for the start's log and `stratum check`.
 	Warnings []string
+	// System marks one of Strapi's own types (users, roles) that auth
+	// keeps in its tables: relations may point at it and the engine reads
+	// it, but no content-API route serves it.
+	System bool
 
-	byName map[string]*Attribute
+	byName    map[string]*Attribute
+	ext       *ContentType
+	actionUID string // the permissions' prefix, when it is not the uid
 }
 
 // Component is a reusable group of attributes, stored inline in documents.
@@ -79,7 +85,12 @@ func (c *ContentType) IsSingle() bool { return c.Kind == SingleType }
 func (c *ContentType) HasDraftAndPublish() bool { return c.Options.DraftAndPublish }
 
 // Action is the permission name of an action on the type: api::article.article.find.
-func (c *ContentType) Action(action string) string { return c.UID + "." + action }
+func (c *ContentType) Action(action string) string {
+	if c.actionUID != "" {
+		return c.actionUID + "." + action
+	}
+	return c.UID + "." + action
+}
 
 // Table is the SQL table that holds the type's documents.
 func (c *ContentType) Table() string { return c.CollectionName }

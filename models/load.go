@@ -1,7 +1,9 @@
 package models
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,7 +20,9 @@ func LoadDir(dir string) (*Schema, error) {
 	return Build(types, comps)
 }
 
-// ReadDir parses the definition files of a project without cross-checking them.
+// ReadDir parses the definition files of a project without cross-checking
+// them: content-types, components, and the users-permissions extension's
+// user and role schemas (types with the system uids).
 func ReadDir(dir string) ([]*ContentType, []*Component, error) {
 	typeFiles, err := filepath.Glob(filepath.Join(dir, "src", "api", "*", "content-types", "*", "schema.json"))
 	if err != nil {
@@ -34,6 +38,21 @@ func ReadDir(dir string) ([]*ContentType, []*Component, error) {
 			return nil, nil, fmt.Errorf("%s: %w", rel, err)
 		}
 		ct, err := ParseContentType("api::"+parts[2]+"."+parts[4], rel, b)
+		if err != nil {
+			return nil, nil, err
+		}
+		types = append(types, ct)
+	}
+	for _, uid := range []string{UserUID, RoleUID} {
+		rel := ExtensionPath(uid)
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", rel, err)
+		}
+		ct, err := ParseContentType(uid, rel, b)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -20,6 +20,7 @@ type Schema struct {
 	components  map[string]*Component
 	referencing map[string][]Reference
 	morphs      []Reference
+	system      []*ContentType
 }
 
 // MorphReferences lists the polymorphic owning relations, which may point
@@ -94,8 +95,15 @@ func Build(types []*ContentType, components []*Component) (*Schema, error) {
 		s.components[c.UID] = c
 		s.Components = append(s.Components, c)
 	}
+	types, err := s.addSystemTypes(types)
+	if err != nil {
+		return nil, err
+	}
 	uids := map[string]bool{}
 	for _, t := range types {
+		uids[t.UID] = true
+	}
+	for _, t := range s.system {
 		uids[t.UID] = true
 	}
 	for _, t := range types {
@@ -106,6 +114,20 @@ func Build(types []*ContentType, components []*Component) (*Schema, error) {
 	for _, c := range s.Components {
 		if attrs, w := withoutPluginRelations(c.Source, c.Attributes, c.Warnings, uids); len(attrs) < len(c.Attributes) {
 			c.Attributes, c.Warnings, c.byName = attrs, w, indexAttrs(attrs)
+		}
+	}
+	for _, t := range s.system {
+		if attrs, w := withoutPluginRelations(t.Source, t.Attributes, t.Warnings, uids); len(attrs) < len(t.Attributes) {
+			t.Attributes, t.Warnings, t.byName = attrs, w, indexAttrs(attrs)
+		}
+	}
+	for _, t := range types {
+		for _, a := range t.Attributes {
+			if a.Type == TypeRelation {
+				if w := s.systemInverse(t.Source, a); w != "" {
+					t.Warnings = append(t.Warnings, w)
+				}
+			}
 		}
 	}
 	tables := map[string]string{}
@@ -133,6 +155,9 @@ func Build(types []*ContentType, components []*Component) (*Schema, error) {
 				s.morphs = append(s.morphs, Reference{Owner: t, Attr: a})
 			}
 		}
+	}
+	if err := s.checkSystemTypes(); err != nil {
+		return nil, err
 	}
 	for _, c := range s.Components {
 		if err := s.checkComponentCycle(c, map[string]bool{}); err != nil {

@@ -144,14 +144,16 @@ func TestInvalidJSONPosition(t *testing.T) {
 	}
 }
 
-// A relation to one of Strapi's own types (users, files, admin users)
-// does not stop a project: the attribute is left out with a warning, the
-// rest of the type is served; an unknown api:: target is still refused.
-func TestPluginRelationsLeftOut(t *testing.T) {
+// Relations to users, roles, files and admin users are kept (they are
+// system types); one to another plugin's type (i18n's locale) does not
+// stop a project: the attribute is left out with a warning, the rest of
+// the type is served; an unknown api:: target is still refused.
+func TestPluginRelations(t *testing.T) {
 	c := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"title":{"type":"string"},
-		"owner":{"type":"relation","relation":"manyToOne","target":"plugin::users-permissions.user"},
+		"owner":{"type":"relation","relation":"manyToOne","target":"plugin::users-permissions.user","inversedBy":"things"},
 		"editors":{"type":"relation","relation":"oneToMany","target":"admin::user"},
-		"doc":{"type":"relation","relation":"oneToOne","target":"plugin::upload.file"}}}`)
+		"doc":{"type":"relation","relation":"oneToOne","target":"plugin::upload.file"},
+		"lang":{"type":"relation","relation":"oneToOne","target":"plugin::i18n.locale"}}}`)
 	comp, err := ParseComponent("shared.byline", "shared", "src/components/shared/byline.json",
 		[]byte(`{"collectionName":"components_shared_bylines","info":{"displayName":"byline"},"attributes":{"name":{"type":"string"},"user":{"type":"relation","relation":"oneToOne","target":"plugin::users-permissions.user"}}}`))
 	if err != nil {
@@ -162,17 +164,30 @@ func TestPluginRelationsLeftOut(t *testing.T) {
 		t.Fatalf("refused: %v", err)
 	}
 	got := s.Type("api::thing.thing")
-	if got.Attr("title") == nil || got.Attr("owner") != nil || got.Attr("editors") != nil || got.Attr("doc") != nil || len(got.Attributes) != 1 {
+	if got.Attr("title") == nil || got.Attr("owner") == nil || got.Attr("editors") == nil || got.Attr("doc") == nil ||
+		got.Attr("lang") != nil || len(got.Attributes) != 4 {
 		t.Errorf("attributes: %v", got.Attributes)
 	}
-	if len(got.Warnings) != 3 || !strings.Contains(got.Warnings[0], "plugin::users-permissions.user") {
-		t.Errorf("warnings: %v", got.Warnings)
+	// owner's inversedBy names no attribute of Strapi's user: one-way, said.
+	if len(got.Warnings) != 2 || !strings.Contains(got.Warnings[0], "plugin::i18n.locale") || !strings.Contains(got.Warnings[1], `inversedBy "things"`) {
+		t.Errorf("warnings: %q", got.Warnings)
 	}
-	if cc := s.Component("shared.byline"); cc.Attr("user") != nil || cc.Attr("name") == nil || len(cc.Warnings) != 1 {
+	if cc := s.Component("shared.byline"); cc.Attr("user") == nil || cc.Attr("name") == nil || len(cc.Warnings) != 0 {
 		t.Errorf("component: %v %v", cc.Attributes, cc.Warnings)
 	}
+	if u := s.Type(UserUID); u == nil || !u.System || u.Attr("role").Column != "role_id" || s.Type(RoleUID) == nil {
+		t.Errorf("system types: %v", u)
+	}
+	if f := s.Type(FileUID); f == nil || f.Action("find") != "plugin::upload.content-api.find" || f.Attr("previewUrl").Column != "preview_url" {
+		t.Errorf("files: %v", f)
+	}
+	for _, ty := range s.Types {
+		if ty.System {
+			t.Errorf("a system type is listed among the content types: %s", ty.UID)
+		}
+	}
 	// Built again (the next snapshot): the same, no second warning.
-	if _, err := Build([]*ContentType{c}, []*Component{comp}); err != nil || len(c.Warnings) != 3 {
+	if _, err := Build([]*ContentType{c}, []*Component{comp}); err != nil || len(c.Warnings) != 2 {
 		t.Errorf("rebuild: %v %v", err, c.Warnings)
 	}
 	bad := ct(t, "api::thing.thing", `{`+okHead+`"attributes":{"r":{"type":"relation","relation":"manyToOne","target":"api::nope.nope"}}}`)

@@ -159,7 +159,12 @@ func attrSchema(s *models.Schema, a *models.Attribute) obj {
 		return nullable(ref("Media"))
 	case models.TypeRelation:
 		target := obj{"type": "object"}
-		if t := s.Type(a.Target); t != nil {
+		switch t := s.Type(a.Target); {
+		case a.Target == models.UserUID:
+			target = ref("User")
+		case a.Target == models.FileUID:
+			target = ref("Media")
+		case t != nil && !t.System:
 			target = ref(tsgen.TypeName(t) + "Ref")
 		}
 		if a.IsToMany() {

@@ -3,6 +3,7 @@ package openapi_test
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pb33f/libopenapi"
@@ -30,7 +31,8 @@ func schemaOf(t *testing.T, dir string) *models.Schema {
 // REST tests' project (every attribute type, components, zones, relations
 // of every kind) pass the OpenAPI 3.1 specification's schema.
 func TestDocumentIsValid(t *testing.T) {
-	for _, dir := range []string{filepath.Join(testdb.Root(), "examples", "blog"), filepath.Join(testdb.Root(), "rest", "testdata", "project")} {
+	for _, dir := range []string{filepath.Join(testdb.Root(), "examples", "blog"), filepath.Join(testdb.Root(), "rest", "testdata", "project"),
+		filepath.Join(testdb.Root(), "app", "testdata", "strapi-project")} {
 		b, err := openapi.Build(schemaOf(t, dir), openapi.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -53,5 +55,27 @@ func TestDocumentIsValid(t *testing.T) {
 		if d["openapi"] != "3.1.0" {
 			t.Fatalf("version %v", d["openapi"])
 		}
+		// Every reference names a schema of the document (relations to
+		// users and files name the users' and the media's).
+		schemas := d["components"].(map[string]any)["schemas"].(map[string]any)
+		var walk func(v any)
+		walk = func(v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				if r, ok := x["$ref"].(string); ok {
+					if name, found := strings.CutPrefix(r, "#/components/schemas/"); found && schemas[name] == nil {
+						t.Errorf("%s: $ref %s names no schema", dir, r)
+					}
+				}
+				for _, it := range x {
+					walk(it)
+				}
+			case []any:
+				for _, it := range x {
+					walk(it)
+				}
+			}
+		}
+		walk(d)
 	}
 }

@@ -280,3 +280,50 @@ func TestSharedAttributesFollowEveryLocale(t *testing.T) {
 		}
 	})
 }
+
+// Non-localized components and zones are copied to a new locale and kept
+// equal in every locale, each locale with items (and ids) of its own.
+func TestSharedComponentsFollowEveryLocale(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := openFixture(t, db)
+		en := e.Do("POST", "/api/pages?status=draft", map[string]any{"data": map[string]any{"title": "Hello",
+			"cta": map[string]any{"label": "Go"}, "ctas": []any{map[string]any{"label": "One"}, map[string]any{"label": "Two"}},
+			"sections": []any{map[string]any{"__component": "blocks.cta", "label": "Zone"}}}})
+		if en.Status != 201 {
+			t.Fatalf("create: %d %s", en.Status, en.Body)
+		}
+		id := en.Data()["documentId"].(string)
+		labels := func(d map[string]any) string {
+			out := []string{}
+			if c, _ := d["cta"].(map[string]any); c != nil {
+				out = append(out, c["label"].(string))
+			}
+			for _, k := range []string{"ctas", "sections"} {
+				list, _ := d[k].([]any)
+				for _, it := range list {
+					out = append(out, it.(map[string]any)["label"].(string))
+				}
+			}
+			return strings.Join(out, ",")
+		}
+		const pop = "&populate[cta]=true&populate[ctas]=true&populate[sections]=true"
+		fr := e.Do("PUT", "/api/pages/"+id+"?locale=fr&status=draft"+pop, map[string]any{"data": map[string]any{"title": "Bonjour"}})
+		if fr.Status != 200 || labels(fr.Data()) != "Go,One,Two,Zone" {
+			t.Fatalf("fr copied: %d %s", fr.Status, fr.Body)
+		}
+		enCta := e.Do("GET", "/api/pages/"+id+"?status=draft"+pop, nil).Data()["cta"].(map[string]any)
+		if frCta := fr.Data()["cta"].(map[string]any); frCta["id"] == nil {
+			t.Fatalf("fr cta without an id: %v", frCta)
+		}
+		// Changed in English (an item updated by its id, one added): French follows.
+		firstID := e.Do("GET", "/api/pages/"+id+"?status=draft"+pop, nil).Data()["ctas"].([]any)[0].(map[string]any)["id"]
+		r := e.Do("PUT", "/api/pages/"+id+"?status=draft"+pop, map[string]any{"data": map[string]any{
+			"cta": map[string]any{"id": enCta["id"], "label": "Go now"}, "ctas": []any{map[string]any{"id": firstID, "label": "Uno"}, map[string]any{"label": "Tres"}}}})
+		if r.Status != 200 || labels(r.Data()) != "Go now,Uno,Tres,Zone" {
+			t.Fatalf("update en: %d %s", r.Status, r.Body)
+		}
+		if d := e.Do("GET", "/api/pages/"+id+"?locale=fr&status=draft"+pop, nil).Data(); labels(d) != "Go now,Uno,Tres,Zone" || d["title"] != "Bonjour" {
+			t.Fatalf("fr after the update: %v", d)
+		}
+	})
+}

@@ -14,7 +14,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -35,16 +37,29 @@ func (s *Server) uploadRoutes(ec *echo.Echo, g *echo.Group) {
 	}
 }
 
-// GET /api/upload/files: every file, as an array.
+// GET /api/upload/files: the files, as an array: every file unless the
+// query pages it, with the content API's filters, sort and fields (the
+// engine reads them; the read budget bounds an unpaged list).
 func (s *Server) listFiles(c echo.Context) error {
 	if err := can(c, upload.ActionFind); err != nil {
 		return err
 	}
-	files, err := s.cfg.Uploads.List(c.Request().Context())
+	q, err := s.query(c)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, files)
+	docs, err := s.engine.FindSystem(c.Request().Context(), principal(c), models.FileUID, q)
+	if err != nil {
+		return err
+	}
+	b := []byte{'['}
+	for i, d := range docs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = d.AppendJSON(b, engine.FormatV5)
+	}
+	return c.JSONBlob(http.StatusOK, append(b, ']'))
 }
 
 // inertFiles serves uploads so that none can run script as the API's

@@ -33,7 +33,7 @@ func (s *Server) me(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.svc.GetUser(c.Request().Context(), p.UserID, q)
+	u, err := s.svc.GetUser(c.Request().Context(), principal(c), p.UserID, q)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (s *Server) listUsers(c echo.Context) error {
 	if err := auth.UserQueryAccess(principal(c).Can, q); err != nil {
 		return err
 	}
-	list, err := s.svc.ListUsers(c.Request().Context(), q)
+	list, err := s.svc.ListUsers(c.Request().Context(), principal(c), q)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (s *Server) countUsers(c echo.Context) error {
 	if err := auth.UserQueryAccess(principal(c).Can, q); err != nil {
 		return err
 	}
-	n, err := s.svc.CountUsers(c.Request().Context(), q)
+	n, err := s.svc.CountUsers(c.Request().Context(), principal(c), q)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *Server) findUser(c echo.Context) error {
 	if !ok {
 		return c.NoContent(http.StatusNoContent)
 	}
-	u, err := s.svc.GetUser(c.Request().Context(), id, q)
+	u, err := s.svc.GetUser(c.Request().Context(), principal(c), id, q)
 	if err != nil {
 		return err
 	}

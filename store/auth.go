@@ -241,7 +241,7 @@ func (o *authOps) MoveUsers(ctx context.Context, from, to int64) error {
 // --- users -------------------------------------------------------------
 
 const userCols = "id, document_id, username, email, provider, password, reset_password_token, confirmation_token, " +
-	"confirmed, blocked, role_id, created_at, updated_at, published_at, tokens_valid_after"
+	"confirmed, blocked, role_id, created_at, updated_at, published_at, tokens_valid_after, data, extra"
 
 func scanUser(row scanner) (*auth.User, error) {
 	u := &auth.User{}
@@ -250,7 +250,8 @@ func scanUser(row scanner) (*auth.User, error) {
 
 func userDest(u *auth.User) []any {
 	return []any{&u.ID, &u.DocumentID, &u.Username, &u.Email, &u.Provider, &u.Password, &u.ResetPasswordToken,
-		&u.ConfirmationToken, &u.Confirmed, &u.Blocked, &u.RoleID, &u.CreatedAt, &u.UpdatedAt, &u.PublishedAt, &u.TokensValidAfter}
+		&u.ConfirmationToken, &u.Confirmed, &u.Blocked, &u.RoleID, &u.CreatedAt, &u.UpdatedAt, &u.PublishedAt, &u.TokensValidAfter,
+		&u.Data, &u.Extra}
 }
 
 func (o *authOps) UserByID(ctx context.Context, id int64) (u *auth.User, err error) {
@@ -298,13 +299,22 @@ func (o *authOps) UserConflicts(ctx context.Context, username, email string, exc
 }
 
 func (o *authOps) CreateUser(ctx context.Context, u *auth.User) error {
-	return o.insert(ctx, &u.ID, "INSERT INTO up_users ("+strings.TrimPrefix(userCols, "id, ")+") VALUES ("+o.ph(14)+")",
+	return o.insert(ctx, &u.ID, "INSERT INTO up_users ("+strings.TrimPrefix(userCols, "id, ")+") VALUES ("+o.ph(16)+")",
 		userArgs(u)...)
 }
 
 func userArgs(u *auth.User) []any {
 	return []any{u.DocumentID, u.Username, u.Email, u.Provider, u.Password, u.ResetPasswordToken, u.ConfirmationToken,
-		u.Confirmed, u.Blocked, u.RoleID, u.CreatedAt, u.UpdatedAt, u.PublishedAt, u.TokensValidAfter}
+		u.Confirmed, u.Blocked, u.RoleID, u.CreatedAt, u.UpdatedAt, u.PublishedAt, u.TokensValidAfter,
+		objectOrEmpty(u.Data), objectOrEmpty(u.Extra)}
+}
+
+// objectOrEmpty is a JSON object column's value: {} when there is none.
+func objectOrEmpty(b []byte) string {
+	if len(b) == 0 {
+		return "{}"
+	}
+	return string(b)
 }
 
 func (o *authOps) SaveUser(ctx context.Context, u *auth.User) error {

@@ -87,6 +87,11 @@ func (s *Store) columns(ctx context.Context, q querier, table string, documents 
 // declared type) to a kind. SQLite's content tables keep times and JSON in
 // TEXT columns: their names say which.
 func columnKind(dialect, typ, name string, documents bool) ColumnKind {
+	if !documents && (name == "data" || name == "large" || name == "extra") {
+		// The users' and roles' extension attributes (migration 5): JSON
+		// objects, TEXT on SQLite.
+		return KindJSON
+	}
 	if documents {
 		switch name {
 		case "published_at", "created_at", "updated_at":

@@ -21,6 +21,9 @@ type compiler struct {
 	tables []string
 	// joins are LEFT JOINs that sorts on to-one relations add to FROM.
 	joins []string
+	// uncached is set when the query reads a system table (users), whose
+	// writes (by auth) do not bump the table versions a cached count needs.
+	uncached bool
 }
 
 // from is the FROM clause of a query on alias t0, with the sorts' joins.
@@ -49,10 +52,19 @@ func versionCond(alias string, v engine.Version) string {
 	return "1=1"
 }
 
+// rowsOf restricts the rows of a type under alias to a version; a system
+// type's rows have none.
+func rowsOf(alias string, ct *models.ContentType, v engine.Version) string {
+	if ct.System {
+		return "1=1"
+	}
+	return versionCond(alias, v)
+}
+
 // where builds the WHERE clause of a list query on alias t0.
 func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, error) {
-	conds := []string{versionCond("t0", q.Version)}
-	if q.Locale != query.AllLocales {
+	conds := []string{rowsOf("t0", ct, q.Version)}
+	if q.Locale != query.AllLocales && !ct.System {
 		conds = append(conds, "t0.locale = "+c.bind(q.Locale))
 	}
 	if q.DocumentIDs != nil {
@@ -156,9 +168,15 @@ func (c *compiler) join(fs []query.Filter, sep, empty, alias, base string, v eng
 func (c *compiler) cond(cd *query.Cond, steps []query.Step, alias, base string, v engine.Version) (string, error) {
 	st := steps[0]
 	if st.Attr == nil { // system field
+		if st.Type != nil && st.Type.System { // a typed column, written by auth
+			return c.compare(cd, "column", alias+"."+systemColumn(st.System), "")
+		}
 		return c.compare(cd, "system", alias+"."+systemColumn(st.System), st.System)
 	}
 	a := st.Attr
+	if a.Column != "" && a.Type != models.TypeRelation {
+		return c.compare(cd, "column", alias+"."+quote(a.Column), "")
+	}
 	src := base
 	if src == "" {
 		src = alias + "." + engine.Column(a)
@@ -191,7 +209,9 @@ func (c *compiler) relationCond(cd *query.Cond, steps []query.Step, alias, src s
 	target := steps[1].Type
 	ta := c.alias()
 	var join string
-	if a.IsOwner() {
+	if a.Column != "" { // a system type's to-one relation: an id column
+		join = ta + ".id = " + alias + "." + quote(a.Column)
+	} else if a.IsOwner() {
 		if a.IsToMany() {
 			el := c.alias()
 			join = ta + ".document_id IN (SELECT " + c.d.ArrayText(el) + " FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + ")"
@@ -219,7 +239,8 @@ func (c *compiler) relationCond(cd *query.Cond, steps []query.Step, alias, src s
 		return "", err
 	}
 	c.tables = append(c.tables, target.Table())
-	related := "SELECT 1 FROM " + quote(target.Table()) + " " + ta + " WHERE " + join + " AND " + versionCond(ta, tv)
+	c.uncached = c.uncached || target.System
+	related := "SELECT 1 FROM " + quote(target.Table()) + " " + ta + " WHERE " + join + " AND " + rowsOf(ta, target, tv)
 	return orNone(cd, "EXISTS ("+related+" AND "+inner+")", related), nil
 }
 
@@ -401,6 +422,9 @@ func (c *compiler) sortExpr(steps []query.Step, alias, base string, v engine.Ver
 		return alias + "." + systemColumn(st.System)
 	}
 	a := st.Attr
+	if a.Column != "" && a.Type != models.TypeRelation {
+		return alias + "." + quote(a.Column)
+	}
 	src := base
 	if src == "" {
 		src = alias + "." + engine.Column(a)
@@ -412,7 +436,9 @@ func (c *compiler) sortExpr(steps []query.Step, alias, base string, v engine.Ver
 		target := steps[1].Type
 		ta := c.alias()
 		join := ta + ".document_id = " + c.d.JSONText(src, a.Name)
-		if !a.IsOwner() {
+		if a.Column != "" {
+			join = ta + ".id = " + alias + "." + quote(a.Column)
+		} else if !a.IsOwner() {
 			other := target.Attr(a.MappedBy)
 			join = c.d.JSONText(ta+"."+engine.Column(other), other.Name) + " = " + alias + ".document_id"
 		}
@@ -424,11 +450,11 @@ func (c *compiler) sortExpr(steps []query.Step, alias, base string, v engine.Ver
 			// At most one row of the target matches (one per document and
 			// version), so a join keeps one row per document and lets the
 			// planner hash-join instead of running a subquery per row.
-			c.joins = append(c.joins, " LEFT JOIN "+quote(target.Table())+" "+ta+" ON "+join+" AND "+versionCond(ta, tv))
+			c.joins = append(c.joins, " LEFT JOIN "+quote(target.Table())+" "+ta+" ON "+join+" AND "+rowsOf(ta, target, tv))
 			return c.sortExpr(steps[1:], ta, "", tv)
 		}
 		return "(SELECT " + c.sortExpr(steps[1:], ta, "", tv) + " FROM " + quote(target.Table()) + " " + ta +
-			" WHERE " + join + " AND " + versionCond(ta, tv) + " ORDER BY " + ta + ".id LIMIT 1)"
+			" WHERE " + join + " AND " + rowsOf(ta, target, tv) + " ORDER BY " + ta + ".id LIMIT 1)"
 	}
 	e := c.d.JSONText(src, a.Name)
 	if a.IsNumeric() {

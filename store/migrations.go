@@ -183,6 +183,30 @@ var migrations = []migration{
 			`ALTER TABLE stratum_files ADD COLUMN IF NOT EXISTS provider_metadata text`,
 		},
 	},
+	{
+		// Users and roles are system types of the schema: the attributes a
+		// users-permissions extension adds are kept as a content-type's are
+		// (scalars in data, long values in large, relations, media and
+		// components in extra).
+		version: 5,
+		name:    "users' and roles' extension attributes",
+		sqlite: []string{
+			`ALTER TABLE up_users ADD COLUMN data text NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_users ADD COLUMN large text NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_users ADD COLUMN extra text NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_roles ADD COLUMN data text NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_roles ADD COLUMN large text NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_roles ADD COLUMN extra text NOT NULL DEFAULT '{}'`,
+		},
+		postgres: []string{
+			`ALTER TABLE up_users ADD COLUMN IF NOT EXISTS data jsonb NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_users ADD COLUMN IF NOT EXISTS large jsonb NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_users ADD COLUMN IF NOT EXISTS extra jsonb NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_roles ADD COLUMN IF NOT EXISTS data jsonb NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_roles ADD COLUMN IF NOT EXISTS large jsonb NOT NULL DEFAULT '{}'`,
+			`ALTER TABLE up_roles ADD COLUMN IF NOT EXISTS extra jsonb NOT NULL DEFAULT '{}'`,
+		},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.

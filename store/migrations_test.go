@@ -216,6 +216,11 @@ func withoutLaterMigrations(t testing.TB, d schemaDesc) {
 	for _, c := range []string{"focal_point", "preview_url", "provider", "provider_metadata"} {
 		withoutColumn(t, d, 4, "stratum_files", c)
 	}
+	for _, tbl := range []string{"up_users", "up_roles"} {
+		for _, c := range []string{"data", "large", "extra"} {
+			withoutColumn(t, d, 5, tbl, c)
+		}
+	}
 }
 
 // withoutColumn removes a column a migration added from a description.

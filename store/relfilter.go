@@ -14,13 +14,15 @@ import (
 // row it scans, about twice the time of the page), and both databases can
 // read the rows through the <attr>_rel expression index. The IS NOT NULL
 // keeps a missing relation false, not NULL, so NOT (...) still holds for it
-// as NOT EXISTS did. ok is false for the other relations.
+// as NOT EXISTS did. ok is false for the other relations, which
+// relationCond compiles.
 func (c *compiler) relationIn(cd *query.Cond, steps []query.Step, src string, v engine.Version) (string, bool, error) {
-	a := steps[0].Attr
-	if !a.IsOwner() || a.IsToMany() || a.IsMorph() {
+	a, target := steps[0].Attr, steps[1].Type
+	// A system type's relation is an id column, and a system target (users)
+	// has typed columns and no versions: relationCond joins those.
+	if !a.IsOwner() || a.IsToMany() || a.IsMorph() || a.Column != "" || target.System {
 		return "", false, nil
 	}
-	target := steps[1].Type
 	tv := engine.VersionPublished
 	if target.HasDraftAndPublish() && v == engine.VersionDraft {
 		tv = engine.VersionDraft

@@ -48,7 +48,8 @@ func relSortOf(q *engine.ListQuery) (relSort, bool) {
 		return relSort{}, false
 	}
 	a, f := st[0].Attr, st[1]
-	if a.Type != models.TypeRelation || !a.IsOwner() || a.IsToMany() || a.IsMorph() || f.Type.Localized {
+	if a.Type != models.TypeRelation || !a.IsOwner() || a.IsToMany() || a.IsMorph() || f.Type.Localized ||
+		a.Column != "" || f.Type.System { // system types' relations and rows: the join of orderBy
 		return relSort{}, false
 	}
 	if f.Attr != nil && !f.Attr.IsScalar() {

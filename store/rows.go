@@ -26,6 +26,9 @@ type querier interface {
 
 // List runs one SELECT for a page of rows.
 func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) ([]engine.Row, error) {
+	if ct.System {
+		return s.listSystem(ctx, ct, q)
+	}
 	if rs, ok := relSortOf(q); ok {
 		return s.listByRelationSort(ctx, ct, q, rs)
 	}
@@ -54,6 +57,9 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 
 // Count runs the COUNT that goes with a List.
 func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, error) {
+	if ct.System {
+		return s.countSystem(ctx, ct, q)
+	}
 	if n, ok, err := s.fastCount(ctx, ct, q); ok {
 		return n, err
 	}
@@ -69,7 +75,7 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 	if err != nil {
 		return 0, err
 	}
-	if n, ok := s.counts.get(key, versions); ok {
+	if n, ok := s.counts.get(key, versions); ok && !c.uncached {
 		return n, nil
 	}
 	var n int64

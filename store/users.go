@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/query"
 )
@@ -55,7 +56,7 @@ func (o *authOps) FindUsers(ctx context.Context, q *query.Query, withRole bool) 
 		return nil, err
 	}
 	cols := "t0." + strings.ReplaceAll(userCols, ", ", ", t0.")
-	from := "up_users t0"
+	from := "up_users t0" + strings.Join(c.joins, "")
 	if withRole {
 		cols += ", r.id, r." + strings.ReplaceAll(strings.TrimPrefix(roleCols, "id, "), ", ", ", r.")
 		from += " LEFT JOIN up_roles r ON r.id = t0.role_id"
@@ -118,6 +119,15 @@ func (c *compiler) usersWhereOrder(q *query.Query) (string, string, error) {
 	var order []string
 	if q != nil {
 		for _, s := range q.Sort {
+			if len(s.Steps) > 0 { // an extension attribute, resolved by the engine
+				e := c.sortExpr(s.Steps, "t0", "", engine.VersionPublished)
+				if s.Desc {
+					order = append(order, e+" DESC NULLS FIRST")
+				} else {
+					order = append(order, e+" ASC NULLS LAST")
+				}
+				continue
+			}
 			name := strings.Join(s.Path, ".")
 			col, ok := userColumns[name]
 			if len(s.Path) != 1 || !ok {
@@ -189,6 +199,9 @@ func (c *compiler) userFilter(f query.Filter) (string, error) {
 // through role (matched by a subquery, so a user without a role matches
 // no condition on the role's fields).
 func (c *compiler) userCond(cd *query.Cond) (string, error) {
+	if len(cd.Steps) > 0 { // an extension attribute, resolved by the engine
+		return c.cond(cd, cd.Steps, "t0", "", engine.VersionPublished)
+	}
 	name := strings.Join(cd.Path, ".")
 	invalid := errs.InvalidKey(cd.Path[len(cd.Path)-1], name, "query", "filters")
 	switch {

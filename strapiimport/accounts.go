@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/stratum-cms/stratum/auth"
+	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/store"
 )
 
@@ -118,6 +120,21 @@ func (im *importer) users() error {
 			return err
 		}
 	}
+	// The attributes of the project's users-permissions extension are
+	// columns, join tables, components and media of up_users in Strapi,
+	// read as a type's are.
+	var ext *models.ContentType
+	var od *ownerData
+	if ut := im.o.Schema.Type(models.UserUID); ut != nil && ut.Extension() != nil && len(ut.Extension().Attributes) > 0 {
+		ext = ut.Extension()
+		var err error
+		if od, err = im.loadOwner(models.UserUID, "up_users", ext.Attributes); err != nil {
+			return err
+		}
+		if err := im.preload(ext.Attributes); err != nil {
+			return err
+		}
+	}
 	var users []*auth.User
 	err := im.src.Rows(im.ctx, "up_users", nil, []string{"id"}, func(r map[string]any) error {
 		id, _ := toInt(r["id"])
@@ -139,6 +156,15 @@ func (im *importer) users() error {
 		u.CreatedAt = timeOr(r["created_at"], time.Now().UTC())
 		u.UpdatedAt = timeOr(r["updated_at"], u.CreatedAt)
 		u.PublishedAt = timePtr(r["published_at"])
+		if ext != nil {
+			m, err := im.values(models.UserUID, "up_users", ext.Attributes, od, id, r)
+			if err != nil {
+				return err
+			}
+			if u.Data, u.Extra, err = engine.EncodeColumns(ext, m); err != nil {
+				return err
+			}
+		}
 		users = append(users, u)
 		return nil
 	})

@@ -76,14 +76,20 @@ func strapiSQLite(t *testing.T, pwHash, tokenDigest string) string {
 		s(`CREATE TABLE up_permissions (id integer primary key, document_id varchar, action varchar, created_at datetime, updated_at datetime)`),
 		s(`INSERT INTO up_permissions (id, action, created_at) VALUES (1, 'api::article.article.find', ?), (2, 'api::article.article.findOne', ?),
 			(3, 'plugin::users-permissions.auth.callback', ?), (4, 'api::category.category.find', ?), (5, 'api::tag.tag.find', ?), (6, 'api::tag.tag.findOne', ?),
-			(7, 'api::pin.pin.find', ?)`, ms, ms, ms, ms, ms, ms, ms),
+			(7, 'api::pin.pin.find', ?), (8, 'plugin::users-permissions.user.find', ?), (9, 'plugin::users-permissions.user.findOne', ?)`,
+			ms, ms, ms, ms, ms, ms, ms, ms, ms),
 		s(`CREATE TABLE up_permissions_role_lnk (id integer primary key, permission_id integer, role_id integer, permission_ord float)`),
-		s(`INSERT INTO up_permissions_role_lnk VALUES (1, 1, 2, 1), (2, 2, 2, 2), (3, 3, 2, 3), (4, 4, 2, 4), (5, 5, 2, 5), (6, 6, 2, 6), (7, 7, 2, 7)`),
+		s(`INSERT INTO up_permissions_role_lnk VALUES (1, 1, 2, 1), (2, 2, 2, 2), (3, 3, 2, 3), (4, 4, 2, 4), (5, 5, 2, 5), (6, 6, 2, 6), (7, 7, 2, 7), (8, 8, 2, 8), (9, 9, 2, 9)`),
 		s(`CREATE TABLE up_users (id integer primary key, document_id varchar, username varchar, email varchar, provider varchar,
 			password varchar, reset_password_token varchar, confirmation_token varchar, confirmed boolean, blocked boolean,
-			created_at datetime, updated_at datetime, published_at datetime, created_by_id integer, updated_by_id integer, locale varchar)`),
-		s(`INSERT INTO up_users VALUES (7, 'uuuuuuuuuuuuuuuuuuuuuu07', 'carol', 'Carol@Example.com', 'local', ?, NULL, NULL, 1, 0, ?, ?, ?, NULL, NULL, NULL)`,
+			created_at datetime, updated_at datetime, published_at datetime, created_by_id integer, updated_by_id integer, locale varchar, phone varchar)`),
+		s(`INSERT INTO up_users VALUES (7, 'uuuuuuuuuuuuuuuuuuuuuu07', 'carol', 'Carol@Example.com', 'local', ?, NULL, NULL, 1, 0, ?, ?, ?, NULL, NULL, NULL, '555')`,
 			pwHash, ms, ms, ms),
+		// The project's user extension (phone, avatar) and an article's
+		// relation to a user.
+		s(`INSERT INTO files_related_mph VALUES (3, 3, 7, 'plugin::users-permissions.user', 'avatar', 1)`),
+		s(`CREATE TABLE articles_owner_lnk (id integer primary key, article_id integer, user_id integer, article_ord float)`),
+		s(`INSERT INTO articles_owner_lnk VALUES (1, 1, 7, 1), (2, 2, 7, 1)`),
 		s(`CREATE TABLE up_users_role_lnk (id integer primary key, user_id integer, role_id integer, user_ord float)`),
 		s(`INSERT INTO up_users_role_lnk VALUES (1, 7, 1, 1)`),
 		s(`CREATE TABLE admin_users (id integer primary key, document_id varchar, firstname varchar, lastname varchar, username varchar,
@@ -158,7 +164,7 @@ func TestImportStrapiSQLite(t *testing.T) {
 		interrupted(t, from, dir, db, 3)
 		rep := runImport(t, from, dir, db, "") // finishes the interrupted import
 		for k, n := range map[string]int{"api::article.article": 2, "api::category.category": 2, "api::tag.tag": 2, "files": 1,
-			"api::pin.pin": 4, "users": 1, "roles": 2, "permissions": 7, "admins": 1, "API tokens": 1, "webhooks": 1} {
+			"api::pin.pin": 4, "users": 1, "roles": 2, "permissions": 9, "admins": 1, "API tokens": 1, "webhooks": 1} {
 			if rep.Counts[k] != n {
 				t.Errorf("%s: %d imported, want %d (%v)", k, rep.Counts[k], n, rep.Counts)
 			}
@@ -196,6 +202,12 @@ func TestImportStrapiSQLite(t *testing.T) {
 					`"meta":{"pagination":{"page":1,"pageCount":1,"pageSize":25,"total":1}}}`},
 			{"draft", "/api/articles/aaaaaaaaaaaaaaaaaaaaaaaa?status=draft&fields[0]=title&fields[1]=featured&fields[2]=updatedAt&fields[3]=body", "public", "",
 				`{"data":{"body":[{"children":[{"text":"Hello","type":"text"}],"type":"paragraph"}],"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","featured":true,"id":1,"title":"First (draft)","updatedAt":"2026-11-18T11:06:41.000Z"},"meta":{}}`},
+			{"relation to a user with the extension's fields", "/api/articles?fields[0]=title&populate[owner][fields][0]=username&populate[owner][fields][1]=phone", "public", "",
+				`{"data":[{"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","id":2,"owner":{"documentId":"uuuuuuuuuuuuuuuuuuuuuu07","id":7,"phone":"555","username":"carol"},"title":"First"}],` +
+					`"meta":{"pagination":{"page":1,"pageCount":1,"pageSize":25,"total":1}}}`},
+			{"a user's extension media", "/api/users/7?fields[0]=username&populate=avatar", "public", "",
+				`{"avatar":{"alternativeText":null,"caption":null,"focalPoint":{"x":1,"y":2},"createdAt":"2026-11-18T11:06:40.000Z","documentId":"ffffffffffffffffffffffff","ext":".jpg","formats":null,"hash":"remote_abc","height":20,"id":3,"mime":"image/jpeg","name":"remote.jpg","previewUrl":null,"provider":"aws-s3","provider_metadata":{"region":"eu-west-3"},"publishedAt":"2026-11-18T11:06:40.000Z","size":1.5,"updatedAt":"2026-11-18T11:06:40.000Z","url":"https://bucket.s3.amazonaws.com/remote_abc.jpg","width":10},` +
+					`"documentId":"uuuuuuuuuuuuuuuuuuuuuu07","id":7,"username":"carol"}`},
 			{"locale", "/api/categories?locale=fr&fields[0]=name", "public", "",
 				`{"data":[{"documentId":"cccccccccccccccccccccccc","id":2,"name":"Sciences"}],"meta":{"pagination":{"page":1,"pageCount":1,"pageSize":25,"total":1}}}`},
 			{"a component in a component: relation, media, order", "/api/articles/aaaaaaaaaaaaaaaaaaaaaaaa?fields[0]=title&populate[seo][populate][links][populate][tag][fields][0]=name&populate[seo][populate][links][populate][icon][fields][0]=url", "public", "",

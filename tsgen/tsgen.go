@@ -190,7 +190,9 @@ func tsType(s *models.Schema, owner string, a *models.Attribute, input bool) (st
 		return "Media | null", true
 	case models.TypeRelation:
 		target := "unknown"
-		if t := s.Type(a.Target); t != nil {
+		if ts, ok := systemTargets[a.Target]; ok {
+			target = ts
+		} else if t := s.Type(a.Target); t != nil {
 			target = TypeName(t)
 		} else if a.IsMorph() {
 			target = "{ __type: string; id: number; documentId: string; [key: string]: unknown }"
@@ -248,6 +250,18 @@ func writeZones(b *strings.Builder, s *models.Schema, owner string, attrs []*mod
 // TypeName is a content type's TypeScript name: its singular name in
 // PascalCase ("blog-post" → BlogPost).
 func TypeName(ct *models.ContentType) string { return pascal(ct.Info.SingularName) }
+
+// systemTargets are the TypeScript types of Strapi's own types as
+// relation targets: a user (with an extension's fields as unknown), a
+// role, a file (the media object) and an admin (never shown to the content
+// API).
+var systemTargets = map[string]string{
+	models.UserUID: "{ id: number; documentId: string; username: string; email: string; provider: string; confirmed: boolean; " +
+		"blocked: boolean; createdAt: string; updatedAt: string; publishedAt: string | null; [key: string]: unknown }",
+	models.RoleUID:      "{ id: number; documentId: string; name: string; description: string; type: string; [key: string]: unknown }",
+	models.FileUID:      "Media",
+	models.AdminUserUID: "never",
+}
 
 // ComponentName is a component's: category and name, then "Component"
 // ("shared.seo" → SharedSeoComponent).

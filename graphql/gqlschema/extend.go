@@ -159,6 +159,9 @@ func (b *builder) lookup(name string) gql.Type {
 		}
 	}
 	for _, t := range b.types {
+		if t.ct.System {
+			continue // the plugins' types, looked up with theirs
+		}
 		for _, x := range []gql.Type{t.attrs, t.entity, t.response, t.collection, t.relation, t.input, t.filters} {
 			if x.Name() == name {
 				return x

@@ -90,6 +90,11 @@ func (s *Builder) build(ms *models.Schema, cust *custSnapshot) (gql.Schema, *bui
 			}
 			b.contentType(ct)
 		}
+		// Relations to files use the upload plugin's types (user_relations.go).
+		if ft := ms.Type(models.FileUID); ft != nil && b.sh.uploadResponse != nil {
+			b.types[models.FileUID] = &ctTypes{ct: ft, name: "UploadFile", entity: b.sh.uploadEntity,
+				response: b.sh.uploadResponse, relation: b.sh.uploadRelation}
+		}
 		for _, ct := range ms.Types {
 			if t := b.types[ct.UID]; t != nil {
 				b.operations(t)
@@ -348,6 +353,9 @@ func (b *builder) outputField(owner, ownerName string, a *models.Attribute) *gql
 		if t == nil {
 			return nil
 		}
+		if t.ct.System {
+			return b.systemRelationField(a, t, inComponent)
+		}
 		if inComponent {
 			if a.IsToMany() {
 				return &gql.Field{Type: t.relation, Resolve: b.resolveComponentRelation(a, t),
@@ -481,7 +489,7 @@ func (b *builder) filterInput(name, owner string, attrs []*models.Attribute, sys
 			}
 			switch a.Type {
 			case models.TypeRelation:
-				if t := b.targetOf(a); t != nil && !inComponent {
+				if t := b.targetOf(a); t != nil && t.filters != nil && !inComponent {
 					m[a.Name] = &gql.InputObjectFieldConfig{Type: t.filters}
 				}
 			case models.TypeComponent:

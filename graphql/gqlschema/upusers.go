@@ -2,12 +2,14 @@ package gqlschema
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 
 	gql "github.com/graphql-go/graphql"
 
 	"github.com/stratum-cms/stratum/auth"
 	"github.com/stratum-cms/stratum/errs"
+	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/query"
 )
 
@@ -18,7 +20,11 @@ import (
 // actions; users are filtered, sorted and paged by store's users compiler.
 
 // upUser is a user as the resolvers read it.
-type upUser struct{ v *auth.UserView }
+type upUser struct {
+	v *auth.UserView
+	// ext holds the extension's populated attributes, read on first use.
+	ext map[string]json.RawMessage
+}
 
 type upUserResponse struct{ u *upUser }
 
@@ -74,6 +80,9 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	}})
 
 	var userEntity *gql.Object
+	userRelation := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserRelationResponseCollection", Fields: gql.FieldsThunk(func() gql.Fields {
+		return gql.Fields{"data": &gql.Field{Type: gql.NewNonNull(gql.NewList(gql.NewNonNull(userEntity))), Resolve: resolveSource}}
+	})})
 	roleType := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsRole", Fields: gql.FieldsThunk(func() gql.Fields {
 		return gql.Fields{
 			"name":        nn(func(s any) any { return role(s).v.Name }),
@@ -87,9 +96,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 				}
 				return out, nil
 			}},
-			"users": &gql.Field{Type: gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserRelationResponseCollection", Fields: gql.Fields{
-				"data": &gql.Field{Type: gql.NewNonNull(gql.NewList(gql.NewNonNull(userEntity))), Resolve: resolveSource},
-			}}), Args: gql.FieldConfigArgument{"pagination": {Type: sh.paginationArg, DefaultValue: map[string]any{}}},
+			"users": &gql.Field{Type: userRelation, Args: gql.FieldConfigArgument{"pagination": {Type: sh.paginationArg, DefaultValue: map[string]any{}}},
 				Resolve: func(p gql.ResolveParams) (any, error) {
 					if !access(p.Context).Can(auth.ActionUserFind) {
 						return nil, errs.Forbidden()
@@ -146,6 +153,20 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		"createdAt": date(func(s any) any { return user(s).CreatedAt }),
 		"updatedAt": date(func(s any) any { return user(s).UpdatedAt }),
 	}})
+	// The scalars a users-permissions extension adds (phone, ...).
+	extScalars := b.userExtensionScalars()
+	for _, a := range extScalars {
+		name, sc := a.Name, scalarType(a)
+		userType.AddFieldConfig(name, &gql.Field{Type: sc, Resolve: func(p gql.ResolveParams) (any, error) {
+			var m map[string]any
+			if ext := user(p.Source).Ext; len(ext) > 0 {
+				_ = json.Unmarshal([]byte("{"+string(ext)+"}"), &m)
+			}
+			return m[name], nil
+		}})
+	}
+	// And its relations, media and components (user_relations.go).
+	b.userExtensionFields(svc, userType)
 	userEntity = gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserEntity", Fields: gql.Fields{
 		"id":         &gql.Field{Type: gql.ID, Resolve: func(p gql.ResolveParams) (any, error) { return strconv.FormatInt(user(p.Source).ID, 10), nil }},
 		"attributes": &gql.Field{Type: userType, Resolve: resolveSource},
@@ -164,7 +185,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		}},
 		"meta": &gql.Field{Type: gql.NewNonNull(sh.meta), Resolve: func(p gql.ResolveParams) (any, error) {
 			c := p.Source.(*upUserCollection)
-			total, err := svc.CountUsers(p.Context, c.q)
+			total, err := svc.CountUsers(p.Context, access(p.Context), c.q)
 			if err != nil {
 				return nil, err
 			}
@@ -180,17 +201,33 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	})})
 	var userFilters *gql.InputObject
 	userFilters = gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsUserFiltersInput", Fields: gql.InputObjectConfigFieldMapThunk(func() gql.InputObjectConfigFieldMap {
-		return gql.InputObjectConfigFieldMap{
+		m := gql.InputObjectConfigFieldMap{
 			"id": {Type: sh.idFilter}, "username": {Type: sh.filters[gql.String]}, "email": {Type: sh.filters[gql.String]},
 			"provider": {Type: sh.filters[gql.String]}, "confirmed": {Type: sh.filters[gql.Boolean]}, "blocked": {Type: sh.filters[gql.Boolean]},
 			"role": {Type: roleFilters}, "createdAt": {Type: sh.filters[dateTimeScalar]}, "updatedAt": {Type: sh.filters[dateTimeScalar]},
 			"and": {Type: gql.NewList(userFilters)}, "or": {Type: gql.NewList(userFilters)}, "not": {Type: userFilters},
 		}
+		for _, a := range extScalars {
+			if f := b.sh.filters[scalarType(a)]; f != nil {
+				m[a.Name] = &gql.InputObjectFieldConfig{Type: f}
+			}
+		}
+		return m
 	})})
+	// Content types' relations to users use these types (user_relations.go).
+	if ut := b.ms.Type(models.UserUID); ut != nil {
+		b.types[models.UserUID] = &ctTypes{ct: ut, name: "UsersPermissionsUser", attrs: userType, entity: userEntity,
+			response: userResponse, collection: userCollection, relation: userRelation, filters: userFilters}
+	}
 	userInput := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsUserInput", Fields: gql.InputObjectConfigFieldMap{
 		"username": {Type: gql.String}, "email": {Type: gql.String}, "provider": {Type: gql.String}, "password": {Type: gql.String},
 		"confirmed": {Type: gql.Boolean}, "blocked": {Type: gql.Boolean}, "role": {Type: gql.ID},
 	}})
+	for _, a := range extScalars {
+		if a.IsWritable() {
+			userInput.AddFieldConfig(a.Name, &gql.InputObjectFieldConfig{Type: scalarType(a)})
+		}
+	}
 	roleInput := gql.NewInputObject(gql.InputObjectConfig{Name: "UsersPermissionsRoleInput", Fields: gql.InputObjectConfigFieldMap{
 		"name": {Type: gql.String}, "description": {Type: gql.String}, "type": {Type: gql.String},
 		// The actions the role may take ("api::article.article.find").
@@ -222,7 +259,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	userNotFound := func() error { return errs.Errorf(errs.KindNotFound, "User not found") }
 	roleNotFound := func() error { return errs.Errorf(errs.KindNotFound, "Role not found") }
 	userByID := func(ctx context.Context, id int64) (*upUser, error) {
-		v, err := svc.GetUser(ctx, id, b.userQuery(ctx, &query.Query{}))
+		v, err := svc.GetUser(ctx, access(ctx), id, b.userQuery(ctx, &query.Query{}))
 		if err != nil || v == nil {
 			return nil, err
 		}
@@ -462,7 +499,7 @@ func (b *builder) findUsers(ctx context.Context, svc *auth.Service, q *query.Que
 	if err := auth.UserQueryAccess(access(ctx).Can, q); err != nil {
 		return nil, err
 	}
-	list, err := svc.ListUsers(ctx, b.userQuery(ctx, q))
+	list, err := svc.ListUsers(ctx, access(ctx), b.userQuery(ctx, q))
 	if err != nil {
 		return nil, err
 	}
@@ -483,6 +520,22 @@ func (c *upUserCollection) meta(total int) *pageInfo {
 	}
 	size = max(size, 1)
 	return &pageInfo{page: page, pageSize: size, total: total, pageCount: (total + size - 1) / size}
+}
+
+// userExtensionScalars are the public scalar attributes a users-permissions
+// extension adds to the user, as GraphQL fields of UsersPermissionsUser.
+func (b *builder) userExtensionScalars() []*models.Attribute {
+	ct := b.ms.Type(models.UserUID)
+	if ct == nil || ct.Extension() == nil {
+		return nil
+	}
+	var out []*models.Attribute
+	for _, a := range ct.Extension().Attributes {
+		if a.IsScalar() && !a.IsHidden() && scalarType(a) != nil {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // userFilter turns a UsersPermissionsUserFiltersInput into the filter

@@ -102,6 +102,9 @@ func Start(t testing.TB, dbURL string, o Options) *Env {
 			if acfg.Env == "" {
 				acfg.Env = "development"
 			}
+			if acfg.RegisterAllowedFields == nil { // the project's plugins.json
+				acfg.RegisterAllowedFields = c.Auth.RegisterAllowedFields
+			}
 			c.Auth = acfg
 			// The project's provider (plugins.json) stays unless the
 			// test names one.

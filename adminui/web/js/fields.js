@@ -282,7 +282,10 @@ function relationEditor(ctx, name, a, st, opts) {
   const many = TO_MANY.includes(a.relation);
   const chosen = st[name] || (st[name] = []);
   if (String(a.relation || '').startsWith('morph') || !target) {
-    return h('div', {class: 'field'}, h('p', {class: 'label'}, name), h('p', {class: 'muted'}, 'Polymorphic relations are edited through the API.'));
+    // Polymorphic relations, and relations to Strapi's own types (users,
+    // files, admins), which the Content Manager does not list.
+    const what = String(a.relation || '').startsWith('morph') ? 'Polymorphic relations' : `Relations to ${a.target}`;
+    return h('div', {class: 'field'}, h('p', {class: 'label'}, name), h('p', {class: 'muted'}, `${what} are edited through the API.`));
   }
   const mf = mainField(target);
   const listEl = h('ul', {class: 'rel-list'});
