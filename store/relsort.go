@@ -107,7 +107,7 @@ func (s *Store) listByRelationSort(ctx context.Context, ct *models.ContentType, 
 			return nil, err
 		}
 		n, err := s.cachedCount(ctx, "SELECT COUNT(*) FROM "+quote(ct.Table())+" t0 WHERE "+where+" AND "+orphans(c),
-			c.args, append(c.tables, ct.Table(), rs.target.Table()))
+			c.args, append(c.tables, ct.Table(), rs.target.Table()), c.uncached)
 		if err != nil {
 			return nil, err
 		}
@@ -198,15 +198,16 @@ func (s *Store) listByRelationSort(ctx context.Context, ct *models.ContentType, 
 }
 
 // cachedCount runs a COUNT(*) statement, or answers it from the per-node
-// cache while the write versions of tables are unchanged (as Count does).
-func (s *Store) cachedCount(ctx context.Context, sql string, args []any, tables []string) (int64, error) {
+// cache while the write versions of tables are unchanged (as Count does);
+// uncached when the statement reads a system table.
+func (s *Store) cachedCount(ctx context.Context, sql string, args []any, tables []string, uncached bool) (int64, error) {
 	key := sql + "\x00" + fmt.Sprint(args...)
 	s.statements.Add(1)
 	versions, err := s.versions(ctx, tables)
 	if err != nil {
 		return 0, err
 	}
-	if n, ok := s.counts.get(key, versions); ok {
+	if n, ok := s.counts.get(key, versions); ok && !uncached {
 		return n, nil
 	}
 	var n int64
@@ -214,6 +215,8 @@ func (s *Store) cachedCount(ctx context.Context, sql string, args []any, tables 
 	if err := again(ctx, func() error { return s.read.QueryRowContext(ctx, sql, args...).Scan(&n) }); err != nil {
 		return 0, err
 	}
-	s.counts.put(key, versions, n)
+	if !uncached {
+		s.counts.put(key, versions, n)
+	}
 	return n, nil
 }
