@@ -9,8 +9,9 @@
 // Each benchmark reports, besides ns/op (one request's latency, client and
 // server in this process):
 //
-//	sql/op   SQL statements the store ran per request (store.Statements)
-//	B/resp   response body size
+//	sql/op     SQL statements the store ran per request (store.Statements)
+//	B/resp     response body size
+//	cpu-ns/op  CPU time of this process (client and server) per request
 //
 // The -c32 variants run 32 client goroutines at once (like wrk -c32): their
 // ns/op is wall time per request, the inverse of the in-process throughput.
@@ -25,6 +26,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,6 +50,12 @@ const (
 	pathList     = "/api/articles"
 	pathFiltered = "/api/articles?filters[views][$gt]=500&sort=rating:desc"
 	pathPopulate = "/api/articles?populate[author]=true&populate[category]=true&populate[tags]=true"
+	// The workloads of issue #16's item 4 (bench/load.sh's EXTRA rows).
+	pathPopulate2  = "/api/articles?populate[category]=true&populate[tags]=true"
+	pathPopAll     = "/api/articles?populate=*"
+	pathNoCount    = "/api/articles?pagination[withCount]=false"
+	pathDeepFilter = "/api/articles?filters[category][name][$eq]=Engineering"
+	pathRelSort    = "/api/articles?sort=category.name:asc"
 )
 
 func BenchmarkRead(b *testing.B) {
@@ -70,6 +78,11 @@ func BenchmarkRead(b *testing.B) {
 				{"one", "/api/articles/" + id},
 				{"filtered", pathFiltered},
 				{"populate", pathPopulate},
+				{"populate2", pathPopulate2},
+				{"populate-all", pathPopAll},
+				{"nocount", pathNoCount},
+				{"deepfilter", pathDeepFilter},
+				{"relsort", pathRelSort},
 			} {
 				b.Run(ep.name, func(b *testing.B) { serial(b, client, env, env.URL+ep.path) })
 				b.Run(ep.name+"-c32", func(b *testing.B) { parallel(b, client, env, env.URL+ep.path) })
@@ -84,11 +97,12 @@ func serial(b *testing.B, client *http.Client, env *testenv.Env, url string) {
 	var bytes int64
 	before := env.Store.Statements()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
 		bytes += get(b, client, url)
 	}
 	b.StopTimer()
-	report(b, env, before, bytes)
+	report(b, env, before, bytes, cpu)
 }
 
 // parallel keeps 32 requests in flight (wrk -c32): ns/op is wall time per
@@ -100,6 +114,7 @@ func parallel(b *testing.B, client *http.Client, env *testenv.Env, url string) {
 	// RunParallel starts parallelism*GOMAXPROCS goroutines.
 	b.SetParallelism(max(1, (32+runtimeProcs()-1)/runtimeProcs()))
 	b.ResetTimer()
+	cpu := cpuTime()
 	b.RunParallel(func(pb *testing.PB) {
 		var n int64
 		for pb.Next() {
@@ -108,11 +123,12 @@ func parallel(b *testing.B, client *http.Client, env *testenv.Env, url string) {
 		bytes.Add(n)
 	})
 	b.StopTimer()
-	report(b, env, before, bytes.Load())
+	report(b, env, before, bytes.Load(), cpu)
 }
 
-func report(b *testing.B, env *testenv.Env, before, bytes int64) {
+func report(b *testing.B, env *testenv.Env, before, bytes int64, cpu time.Duration) {
 	b.ReportMetric(float64(env.Store.Statements()-before)/float64(b.N), "sql/op")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(bytes)/float64(b.N), "B/resp")
 }
 
@@ -188,3 +204,14 @@ func check(b *testing.B, client *http.Client, env *testenv.Env, n int) string {
 }
 
 func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
+
+// cpuTime is the CPU time this process used so far (user and system). Per
+// request it is steadier than ns/op on a shared machine: other programs'
+// work does not count, though the database's (PostgreSQL) does not either.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -30,8 +30,17 @@
 #   BUSY_OK       other programs took more than BUSY_OK % (10) of the machine
 #                 during the run; the run with the least interference is kept
 #   SRC           source tree to build (default: the one holding this script)
+#   BIN           where to build the server binary (/tmp/stratum)
 #   KEEP_DB=1     skip drop/create/seed and reuse the database of a previous run
 #                 (PostgreSQL only; SQLite always seeds a fresh temp dir)
+#   ENGINE_SEED   at most this many articles are written through the engine
+#                 (`stratum seed`, 10000); on PostgreSQL, ARTICLES above it are
+#                 copies of those made in SQL (new document ids, slugs, titles,
+#                 views and ratings; same relations and components), so that
+#                 100,000 or 1,000,000 articles take minutes, not hours.
+#                 ARTICLES must then be a multiple of ENGINE_SEED.
+#   ONLY          space-separated slugs of the rows to measure (default: all):
+#                 list one filtered populate nocount populate2 deep relsort popall graphql
 #   GOMAXPROCS, GOGC, GOMEMLIMIT are passed to the server as usual.
 set -euo pipefail
 
@@ -42,6 +51,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SRC="${SRC:-$ROOT}"
 DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/stratum_bench?sslmode=disable}"
 ARTICLES="${ARTICLES:-10000}"
+ENGINE_SEED="${ENGINE_SEED:-10000}"
+ONLY="${ONLY:-}"
 DURATION="${DURATION:-15}"
 WARMUP="${WARMUP:-3}"
 THREADS="${THREADS:-2}"
@@ -52,7 +63,7 @@ QUIET_WAIT="${QUIET_WAIT:-60}"
 RETRIES="${RETRIES:-2}"
 BUSY_OK="${BUSY_OK:-10}"
 WRK="${WRK:-/usr/bin/wrk}"
-BIN=/tmp/stratum
+BIN="${BIN:-/tmp/stratum}"
 PROFILE="${PROFILE:-}"
 PPROF_ADDR=127.0.0.1:6061
 BASE="http://127.0.0.1:${PORT}"
@@ -60,7 +71,7 @@ BASE="http://127.0.0.1:${PORT}"
 die() { printf 'load.sh: %s\n' "$*" >&2; exit 1; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-for n in ARTICLES DURATION WARMUP THREADS CONNS PORT STATS_WAIT QUIET_WAIT RETRIES BUSY_OK; do
+for n in ARTICLES ENGINE_SEED DURATION WARMUP THREADS CONNS PORT STATS_WAIT QUIET_WAIT RETRIES BUSY_OK; do
   [[ "${!n}" =~ ^[0-9]+$ ]] || die "$n must be a number"
 done
 command -v "$WRK" >/dev/null || die "wrk not found at $WRK"
@@ -117,9 +128,42 @@ fi
 
 SEED_S="-"
 if [ "$DB" = "sqlite" ] || [ "${KEEP_DB:-}" != "1" ]; then
-  echo "seeding $ARTICLES articles ($DB)" >&2
+  n_engine=$ARTICLES
+  if [ "$ARTICLES" -gt "$ENGINE_SEED" ]; then
+    [ "$DB" = postgres ] || die "ARTICLES above ENGINE_SEED ($ENGINE_SEED) needs PostgreSQL (copies are made in SQL)"
+    [ $((ARTICLES % ENGINE_SEED)) -eq 0 ] || die "ARTICLES must be a multiple of ENGINE_SEED ($ENGINE_SEED)"
+    n_engine=$ENGINE_SEED
+  fi
+  echo "seeding $n_engine articles through the engine ($DB)" >&2
   t0=$(now_ms)
-  "$BIN" seed --dir "$PROJECT" --articles "$ARTICLES" >&2
+  if [ "$DB" = postgres ]; then
+    # The seed's own connections only: a commit need not wait for the WAL
+    # flush (halves the seed's time; a crash would lose the last few).
+    sep='?'; [[ "$DATABASE_URL" == *\?* ]] && sep='&'
+    DATABASE_URL="${DATABASE_URL}${sep}synchronous_commit=off" "$BIN" seed --dir "$PROJECT" --articles "$n_engine" >&2
+  else
+    "$BIN" seed --dir "$PROJECT" --articles "$n_engine" >&2
+  fi
+  if [ "$ARTICLES" -gt "$n_engine" ]; then
+    # Copy set g of every engine-made row (draft and published alike): a new
+    # document id (the same for a document's two rows), unique slug and
+    # title, views and rating spread as the seed spreads them. One statement
+    # per copy set, each its own transaction.
+    maxid="$(psql_q "$DATABASE_URL" "SELECT max(id) FROM articles")"
+    for g in $(seq 1 $((ARTICLES / n_engine - 1))); do
+      psql_q "$DATABASE_URL" "SET synchronous_commit = off;
+        INSERT INTO articles (document_id, locale, published_at, created_at, updated_at, data, large, extra)
+        SELECT substr(md5(a.document_id || ':$g'), 1, 24), a.locale, a.published_at, a.created_at, a.updated_at,
+          a.data || jsonb_build_object('title', (a.data->>'title') || ' c$g', 'slug', (a.data->>'slug') || '-c$g',
+            'views', (hashtext(a.document_id || ':v$g') & 1023) % 1000,
+            'rating', round(((hashtext(a.document_id || ':r$g') & 1023) % 50) / 10.0, 1)),
+          a.large, a.extra
+        FROM articles a WHERE a.id <= $maxid ORDER BY a.id" >/dev/null
+      echo "seed: copy set $g: $(( (g + 1) * n_engine )) articles" >&2
+    done
+    # The exact row counters are recounted at the next start.
+    psql_q "$DATABASE_URL" "DELETE FROM stratum_counts WHERE tbl = 'articles'" >/dev/null
+  fi
   SEED_S="$(( ($(now_ms) - t0) / 1000 ))"
 fi
 if [ "$DB" = "postgres" ]; then
@@ -162,15 +206,17 @@ PATHS=(
 declare -a BODIES=()
 SLUGS=(list one filtered populate)
 if [ "${EXTRA:-1}" = 1 ]; then
-  NAMES+=("deep filter (category name)" "sort on a relation field" "populate=*" "GraphQL: 25 articles + category + tags")
+  NAMES+=("list of 25 without count" "populate category,tags" "deep filter (category name)" "sort on a relation field" "populate=*" "GraphQL: 25 articles + category + tags")
   PATHS+=(
+    "/api/articles?pagination%5BwithCount%5D=false"
+    "/api/articles?populate%5Bcategory%5D=true&populate%5Btags%5D=true"
     "/api/articles?filters%5Bcategory%5D%5Bname%5D%5B%24eq%5D=Engineering"
     "/api/articles?sort=category.name:asc"
     "/api/articles?populate=%2A"
     "/graphql"
   )
-  SLUGS+=(deep relsort popall graphql)
-  BODIES[7]='{"query":"{ articles(pagination:{pageSize:25}, sort:[\"title\"]) { data { id attributes { title views category { data { id attributes { name } } } tags { data { id attributes { name } } } } } meta { pagination { total } } } }"}'
+  SLUGS+=(nocount populate2 deep relsort popall graphql)
+  BODIES[9]='{"query":"{ articles(pagination:{pageSize:25}, sort:[\"title\"]) { data { id attributes { title views category { data { id attributes { name } } } tags { data { id attributes { name } } } } } meta { pagination { total } } } }"}'
 fi
 # wrk_args I: the extra wrk arguments of row I (a Lua script for a POST).
 wrk_args() {
@@ -294,6 +340,7 @@ measure() {
 
 ROWS=()
 for i in "${!PATHS[@]}"; do
+  if [ -n "$ONLY" ] && [[ " $ONLY " != *" ${SLUGS[$i]} "* ]]; then continue; fi
   best_row="" best_other=101
   for attempt in $(seq 0 "$RETRIES"); do
     measure "$i" "$attempt"

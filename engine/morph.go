@@ -142,11 +142,11 @@ func morphItems(raw json.RawMessage) []morphItem {
 
 // morph populates a morphToOne/morphToMany relation: one query per target
 // type for the whole page; each document carries its __type.
-func (p *populator) morph(a *models.Attribute, rows []Row, docs []*Document, extras []map[string]json.RawMessage, v Version, locale string) error {
+func (p *populator) morph(a *models.Attribute, rows []Row, docs []*Document, extras []rawObject, v Version, locale string) error {
 	items := make([][]morphItem, len(rows))
 	byType := map[string][]string{}
 	for i := range rows {
-		items[i] = morphItems(extras[i][a.Name])
+		items[i] = morphItems(extras[i].get(a.Name))
 		for _, it := range items[i] {
 			byType[it.Type] = append(byType[it.Type], it.DocumentID)
 		}

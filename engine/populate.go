@@ -151,9 +151,9 @@ type populator struct {
 }
 
 func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*query.Populate, v Version, locale string) error {
-	extras := make([]map[string]json.RawMessage, len(rows))
+	extras := make([]rawObject, len(rows))
 	for i := range rows {
-		_ = json.Unmarshal(rows[i].Extra, &extras[i])
+		extras[i] = parseObject(rows[i].Extra)
 	}
 	if sub, ok := pop[localizationsField]; ok && ct.Localized {
 		if sub == nil {
@@ -179,7 +179,7 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 			if a.Type == models.TypeMedia {
 				var ids []int64
 				for i := range extras {
-					ids = append(ids, rawFileIDs(extras[i][a.Name])...)
+					ids = append(ids, rawFileIDs(extras[i].get(a.Name))...)
 				}
 				if err := p.loadFiles(ids); err != nil {
 					return err
@@ -189,7 +189,7 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 				}
 			}
 			for i := range rows {
-				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i][a.Name], sub),
+				docs[i].Related = append(docs[i].Related, Related{Name: a.Name, Raw: p.inline(a, extras[i].get(a.Name), sub),
 					Media: a.Type == models.TypeMedia})
 			}
 		case models.TypeRelation:
@@ -202,7 +202,7 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 }
 
 func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document,
-	extras []map[string]json.RawMessage, sub *query.Populate, v Version, locale string) error {
+	extras []rawObject, sub *query.Populate, v Version, locale string) error {
 	if a.IsMorph() {
 		return p.morph(a, rows, docs, extras, v, locale)
 	}
@@ -235,7 +235,7 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 		seen := map[string]bool{}
 		all := []string{}
 		for i := range rows {
-			ids[i] = refIDs(extras[i][a.Name])
+			ids[i] = refIDs(extras[i].get(a.Name))
 			for _, id := range ids[i] {
 				if !seen[id] {
 					seen[id] = true
@@ -269,9 +269,7 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 	if other != nil { // inverse side: read the back references of each target row
 		back := map[string][]string{}
 		for i := range trows {
-			var ex map[string]json.RawMessage
-			_ = json.Unmarshal(trows[i].Extra, &ex)
-			for _, src := range refIDs(ex[other.Name]) {
+			for _, src := range refIDs(rawField(trows[i].Extra, other.Name)) {
 				back[src] = append(back[src], trows[i].DocumentID)
 			}
 		}
@@ -345,13 +343,16 @@ func refIDs(raw json.RawMessage) []string {
 	}
 	switch raw[0] {
 	case '"':
-		var one string
-		if json.Unmarshal(raw, &one) == nil {
+		if one, ok := rawString(raw); ok {
 			return []string{one}
 		}
 	case '[':
-		var many []string
-		_ = json.Unmarshal(raw, &many)
+		many := []string{}
+		// Anything but a string is "", as json.Unmarshal into []string left it.
+		eachElement(raw, func(e json.RawMessage) {
+			s, _ := rawString(e)
+			many = append(many, s)
+		})
 		return many
 	}
 	return nil
@@ -363,15 +364,15 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 	case models.TypeComponent:
 		c := p.schema.Component(a.Component)
 		if a.Repeatable {
-			var items []json.RawMessage
-			_ = json.Unmarshal(raw, &items)
 			b := []byte{'['}
-			for i, it := range items {
-				if i > 0 {
+			n := 0
+			eachElement(raw, func(it json.RawMessage) {
+				if n > 0 {
 					b = append(b, ',')
 				}
+				n++
 				b = p.component(b, c, it, sub, false)
-			}
+			})
 			return append(b, ']')
 		}
 		if len(raw) == 0 || string(raw) == "null" {
@@ -379,29 +380,25 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 		}
 		return p.component(nil, c, raw, sub, false)
 	case models.TypeDynamicZone:
-		var items []json.RawMessage
-		_ = json.Unmarshal(raw, &items)
 		b := []byte{'['}
 		n := 0
-		for _, it := range items {
-			var head struct {
-				Component string `json:"__component"`
-			}
-			_ = json.Unmarshal(it, &head)
-			c := p.schema.Component(head.Component)
+		eachElement(raw, func(it json.RawMessage) {
+			m := parseObject(it)
+			uid, _ := rawString(m.get("__component"))
+			c := p.schema.Component(uid)
 			if c == nil {
-				continue // a component removed from the zone since
+				return // a component removed from the zone since
 			}
 			s := sub
-			if on, ok := sub.On[head.Component]; ok && on != nil {
+			if on, ok := sub.On[uid]; ok && on != nil {
 				s = on
 			}
 			if n > 0 {
 				b = append(b, ',')
 			}
 			n++
-			b = p.component(b, c, it, s, true)
-		}
+			b = p.componentOf(b, c, m, s, true)
+		})
 		return append(b, ']')
 	}
 	return p.mediaJSON(a, raw, sub)
@@ -410,8 +407,11 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 // component renders one component value: id, (__component), its visible
 // scalars in schema order, and the nested attributes sub asks for.
 func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage, sub *query.Populate, zone bool) []byte {
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(raw, &m)
+	return p.componentOf(b, c, parseObject(raw), sub, zone)
+}
+
+// componentOf is component with the item's members already split.
+func (p *populator) componentOf(b []byte, c *models.Component, m rawObject, sub *query.Populate, zone bool) []byte {
 	b = append(b, '{')
 	if zone {
 		b = append(b, `"__component":`...)
@@ -419,7 +419,7 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
-	if id, ok := m["id"]; ok {
+	if id := m.get("id"); id != nil {
 		b = append(b, id...)
 	} else {
 		b = append(b, "null"...)
@@ -441,7 +441,7 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 			if only != nil && !only[a.Name] && !only["*"] {
 				continue
 			}
-			val = m[a.Name]
+			val = m.get(a.Name)
 			if val == nil {
 				val = []byte("null")
 			}
@@ -458,9 +458,9 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 				if !fetched {
 					continue // the reader may not see the target
 				}
-				val = relationJSON(a, m[a.Name], docs)
+				val = relationJSON(a, m.get(a.Name), docs)
 			} else {
-				val = p.inline(a, m[a.Name], ns)
+				val = p.inline(a, m.get(a.Name), ns)
 			}
 		}
 		b = append(b, ',')
@@ -474,17 +474,20 @@ func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage
 // componentRelations fetches the relations inside the components of one
 // attribute for a whole page: one query per relation attribute, whatever
 // the number of documents and component items.
-func (p *populator) componentRelations(a *models.Attribute, extras []map[string]json.RawMessage, sub *query.Populate, v Version, locale string) error {
+func (p *populator) componentRelations(a *models.Attribute, extras []rawObject, sub *query.Populate, v Version, locale string) error {
 	want := map[*models.Attribute]*query.Populate{}
 	ids := map[*models.Attribute][]string{}
 	var fileIDs []int64
 	var visit func(c *models.Component, raw json.RawMessage, sub *query.Populate)
 	visit = func(c *models.Component, raw json.RawMessage, sub *query.Populate) {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(raw, &m) != nil {
+		nested := expand(c.Attributes, sub.Populate, sub.All)
+		if len(nested) == 0 {
+			return // nothing below this item to fetch
+		}
+		m := parseObject(raw)
+		if m == nil {
 			return
 		}
-		nested := expand(c.Attributes, sub.Populate, sub.All)
 		for _, ca := range c.Attributes {
 			ns, ok := nested[ca.Name]
 			if !ok {
@@ -495,32 +498,29 @@ func (p *populator) componentRelations(a *models.Attribute, extras []map[string]
 			}
 			switch ca.Type {
 			case models.TypeMedia:
-				fileIDs = append(fileIDs, rawFileIDs(m[ca.Name])...)
+				fileIDs = append(fileIDs, rawFileIDs(m.get(ca.Name))...)
 			case models.TypeRelation:
 				want[ca] = ns
-				ids[ca] = append(ids[ca], refIDs(m[ca.Name])...)
+				ids[ca] = append(ids[ca], refIDs(m.get(ca.Name))...)
 			case models.TypeComponent:
-				eachItem(m[ca.Name], func(it json.RawMessage) { visit(p.schema.Component(ca.Component), it, ns) })
+				eachItem(m.get(ca.Name), func(it json.RawMessage) { visit(p.schema.Component(ca.Component), it, ns) })
 			}
 		}
 	}
 	for i := range extras {
-		raw := extras[i][a.Name]
+		raw := extras[i].get(a.Name)
 		switch a.Type {
 		case models.TypeComponent:
 			eachItem(raw, func(it json.RawMessage) { visit(p.schema.Component(a.Component), it, sub) })
 		case models.TypeDynamicZone:
 			eachItem(raw, func(it json.RawMessage) {
-				var head struct {
-					Component string `json:"__component"`
-				}
-				_ = json.Unmarshal(it, &head)
-				c := p.schema.Component(head.Component)
+				uid, _ := rawString(rawField(it, "__component"))
+				c := p.schema.Component(uid)
 				if c == nil {
 					return
 				}
 				s := sub
-				if on, ok := sub.On[head.Component]; ok && on != nil {
+				if on, ok := sub.On[uid]; ok && on != nil {
 					s = on
 				}
 				visit(c, it, s)
@@ -622,14 +622,9 @@ func eachItem(raw json.RawMessage, fn func(json.RawMessage)) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
-	var list []json.RawMessage
-	if json.Unmarshal(raw, &list) == nil {
-		for _, it := range list {
-			fn(it)
-		}
-		return
+	if !eachElement(raw, fn) {
+		fn(raw)
 	}
-	fn(raw)
 }
 
 func uniqueStrings(in []string) []string {

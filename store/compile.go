@@ -202,6 +202,9 @@ func (c *compiler) cond(cd *query.Cond, steps []query.Step, alias, base string, 
 // relationCond compiles a condition through a relation as an EXISTS over
 // the target table, joined on the stored document ids.
 func (c *compiler) relationCond(cd *query.Cond, steps []query.Step, alias, src string, v engine.Version) (string, error) {
+	if s, ok, err := c.relationIn(cd, steps, src, v); ok {
+		return s, err
+	}
 	a := steps[0].Attr
 	target := steps[1].Type
 	ta := c.alias()

@@ -47,7 +47,7 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 			{"unique email", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, authors, "email", "a1@x.io")}, "authors_email_uq"},
 			{"to-one relation", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
-				RefAttr: articles.Type.Attr("author"), RefIDs: []string{"x"}}, "articles_author_rel"},
+				RefAttr: articles.Type.Attr("author"), RefIDs: []string{"x"}}, "articles_author_relid"},
 			{"numeric filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, articles, "views", "7")}, "articles_views_nix"},
 			{"date filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,

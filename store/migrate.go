@@ -14,9 +14,18 @@ import (
 // are the numbered migrations' (MigrateSystem), run by Open.
 func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 	for _, ct := range sc.Types {
+		missing, err := s.indexesMissing(ctx, ct)
+		if err != nil {
+			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+		}
 		for _, stmt := range s.tableDDL(ct) {
 			if _, err := s.write.ExecContext(ctx, stmt); err != nil {
 				return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+			}
+		}
+		if missing {
+			if err := s.analyze(ctx, ct.Table()); err != nil {
+				return fmt.Errorf("analyze %s (%s): %w", ct.UID, ct.Table(), err)
 			}
 		}
 		if err := s.ensureLargeColumn(ctx, ct.Table()); err != nil {
@@ -53,8 +62,12 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 			stmts = append(stmts, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(uniqueIndex(t, a, col))+" ON "+q+
 				" (("+s.d.JSONText(col, a.Name)+"), locale) WHERE published_at IS NOT NULL")
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
-			stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_rel"))+" ON "+q+
-				" (("+s.d.JSONText(col, a.Name)+"))")
+			// (stored id, id): filters find a target's documents, and a sort
+			// on the target's field reads them in id order (store/relsort.go).
+			// It replaces the index on the stored id alone (<attr>_rel).
+			stmts = append(stmts, "DROP INDEX IF EXISTS "+quote(indexName(t, a.Name+"_rel")),
+				"CREATE INDEX IF NOT EXISTS "+quote(indexName(t, a.Name+"_relid"))+" ON "+q+
+					" (("+s.d.JSONText(col, a.Name)+"), id)")
 		default:
 			if name, expr := s.scalarIndex(t, a); name != "" {
 				stmts = append(stmts, "CREATE INDEX IF NOT EXISTS "+quote(name)+" ON "+q+" (("+expr+"), id)")
@@ -131,7 +144,7 @@ func (s *Store) indexNames(ct *models.ContentType) []string {
 		case a.IsUnique() && a.IsScalar():
 			out = append(out, uniqueIndex(ct.Table(), a, engine.Column(a)))
 		case a.Type == models.TypeRelation && a.IsOwner() && !a.IsToMany():
-			out = append(out, indexName(ct.Table(), a.Name+"_rel"))
+			out = append(out, indexName(ct.Table(), a.Name+"_relid"))
 		default:
 			if name, _ := s.scalarIndex(ct.Table(), a); name != "" {
 				out = append(out, name)

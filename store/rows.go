@@ -29,6 +29,9 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 	if ct.System {
 		return s.listSystem(ctx, ct, q)
 	}
+	if rs, ok := relSortOf(q); ok {
+		return s.listByRelationSort(ctx, ct, q, rs)
+	}
 	c := &compiler{d: s.d}
 	where, err := c.where(ct, q)
 	if err != nil {
