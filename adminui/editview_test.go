@@ -128,6 +128,9 @@ func TestEditViewEveryType(t *testing.T) {
 		want := map[string]any{"title": "Every type", "slug": "every-type", "summary": "A summary", "body": "# Heading\n\nSome **bold** text",
 			"contactEmail": "kai@example.com", "kind": "tutorial", "views": float64(42), "shares": "9007199254740993", "rating": 4.5,
 			"publishDate": "2026-11-24", "publishTime": "09:30:15.000", "featured": true}
+		if env.DB == "postgres" { // Strapi's time(3) reads back without the zero fraction there
+			want["publishTime"] = "09:30:15"
+		}
 		for k, v := range want {
 			if d[k] != v {
 				t.Errorf("%s = %#v, want %#v", k, d[k], v)
