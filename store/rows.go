@@ -26,10 +26,7 @@ type querier interface {
 
 // List runs one SELECT for a page of rows.
 func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) ([]engine.Row, error) {
-	if ct.System {
-		return s.listSystem(ctx, ct, q)
-	}
-	if rs, ok := relSortOf(q); ok {
+	if rs, ok := relSortOf(q); ok && !ct.System {
 		return s.listByRelationSort(ctx, ct, q, rs)
 	}
 	c := &compiler{d: s.d}
@@ -40,6 +37,12 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 	cols := rowCols
 	if q.WithExtra {
 		cols += ", t0.extra"
+	}
+	scan := func(sc scanner) (engine.Row, error) { return s.scan(sc, q.WithExtra) }
+	if ct.System { // users, roles, files, admins: their columns (system.go)
+		var attrs []*models.Attribute
+		cols, attrs = systemSelect(ct)
+		scan = func(sc scanner) (engine.Row, error) { return s.scanSystem(sc, attrs) }
 	}
 	var b strings.Builder
 	order := c.orderBy(q.Sort, q.Version)
@@ -52,7 +55,7 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 	if q.Start > 0 {
 		b.WriteString(" OFFSET " + strconv.Itoa(q.Start))
 	}
-	return s.query(ctx, s.read, b.String(), c.args, q.WithExtra)
+	return s.queryRows(ctx, s.read, b.String(), c.args, scan)
 }
 
 // Count runs the COUNT that goes with a List.
@@ -88,6 +91,12 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 }
 
 func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
+	return s.queryRows(ctx, db, q, args, func(sc scanner) (engine.Row, error) { return s.scan(sc, extra) })
+}
+
+// queryRows runs a SELECT of rows (retried when the database asks) and
+// reads each with scan.
+func (s *Store) queryRows(ctx context.Context, db querier, q string, args []any, scan func(scanner) (engine.Row, error)) ([]engine.Row, error) {
 	s.statements.Add(1)
 	var rows *sql.Rows
 	err := again(ctx, func() (err error) {
@@ -100,7 +109,7 @@ func (s *Store) query(ctx context.Context, db querier, q string, args []any, ext
 	defer rows.Close()
 	var out []engine.Row
 	for rows.Next() {
-		r, err := s.scan(rows, extra)
+		r, err := scan(rows)
 		if err != nil {
 			return nil, err
 		}

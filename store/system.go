@@ -52,39 +52,6 @@ func targetTable(a *models.Attribute) string {
 	return "up_users"
 }
 
-func (s *Store) listSystem(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) ([]engine.Row, error) {
-	c := &compiler{d: s.d}
-	where, err := c.where(ct, q)
-	if err != nil {
-		return nil, err
-	}
-	cols, attrs := systemSelect(ct)
-	sqlText := "SELECT " + cols + " FROM " + c.from(ct) + " WHERE " + where + " ORDER BY " + c.orderBy(q.Sort, q.Version)
-	if q.Limit >= 0 {
-		sqlText += " LIMIT " + strconv.Itoa(q.Limit)
-	} else if q.Start > 0 && s.d.Name() == "sqlite" {
-		sqlText += " LIMIT -1"
-	}
-	if q.Start > 0 {
-		sqlText += " OFFSET " + strconv.Itoa(q.Start)
-	}
-	s.statements.Add(1)
-	rows, err := s.read.QueryContext(ctx, sqlText, c.args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []engine.Row
-	for rows.Next() {
-		r, err := s.scanSystem(rows, attrs)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // scanSystem reads a row of systemSelect: the built-in scalars go first
 // in Data (in the schema's order, as Strapi shows them), a column
 // relation's document id into Extra.

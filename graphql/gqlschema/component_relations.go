@@ -29,27 +29,33 @@ func (b *builder) resolveComponentRelation(a *models.Attribute, t *ctTypes) gql.
 		if !access(p.Context).Can(t.ct.Action("find")) {
 			return nil, errs.Forbidden()
 		}
-		raw := cv.m[a.Name]
-		if !a.IsToMany() {
-			if e := entityFromJSON(t.ct, raw); e != nil {
-				return &entityResponse{data: e}, nil
-			}
-			return &entityResponse{}, nil
-		}
-		var items []json.RawMessage
-		_ = json.Unmarshal(raw, &items)
-		list := make([]*entity, 0, len(items))
-		for _, it := range items {
-			if e := entityFromJSON(t.ct, it); e != nil {
-				list = append(list, e)
-			}
-		}
-		start, end, err := b.srv.window(p.Args["pagination"], len(list))
-		if err != nil {
-			return nil, err
-		}
-		return &collection{data: list[start:end]}, nil
+		return b.relationFromJSON(p, a, t, cv.m[a.Name])
 	}
+}
+
+// relationFromJSON is the value of a relation field read from a populated
+// value's JSON (a component's, a user's extension): a response for a
+// to-one relation, a page of the pagination argument for a to-many one.
+func (b *builder) relationFromJSON(p gql.ResolveParams, a *models.Attribute, t *ctTypes, raw json.RawMessage) (any, error) {
+	if !a.IsToMany() {
+		if e := entityFromJSON(t.ct, raw); e != nil {
+			return &entityResponse{data: e}, nil
+		}
+		return &entityResponse{}, nil
+	}
+	var items []json.RawMessage
+	_ = json.Unmarshal(raw, &items)
+	list := make([]*entity, 0, len(items))
+	for _, it := range items {
+		if e := entityFromJSON(t.ct, it); e != nil {
+			list = append(list, e)
+		}
+	}
+	start, end, err := b.srv.window(p.Args["pagination"], len(list))
+	if err != nil {
+		return nil, err
+	}
+	return &collection{data: list[start:end]}, nil
 }
 
 // systemMembers are the members of a document's JSON that are not its

@@ -244,25 +244,7 @@ func (b *builder) userExtensionFields(svc *auth.Service, userType *gql.Object) {
 				if err != nil {
 					return nil, err
 				}
-				if !a.IsToMany() {
-					if e := entityFromJSON(t.ct, raw); e != nil {
-						return &entityResponse{data: e}, nil
-					}
-					return &entityResponse{}, nil
-				}
-				var items []json.RawMessage
-				_ = json.Unmarshal(raw, &items)
-				list := make([]*entity, 0, len(items))
-				for _, it := range items {
-					if e := entityFromJSON(t.ct, it); e != nil {
-						list = append(list, e)
-					}
-				}
-				start, end, err := b.srv.window(p.Args["pagination"], len(list))
-				if err != nil {
-					return nil, err
-				}
-				return &collection{data: list[start:end]}, nil
+				return b.relationFromJSON(p, a, t, raw)
 			}
 			if a.IsToMany() {
 				userType.AddFieldConfig(a.Name, &gql.Field{Type: t.relation, Resolve: resolve,
