@@ -537,3 +537,25 @@ func TestDeletedUserInRelations(t *testing.T) {
 		}
 	})
 }
+
+// Hostile values in the extension's fields and in filters through users
+// are 400s on both databases (NUL bytes, invalid UTF-8), never a 500.
+func TestUserExtensionBadInput(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"api::product.product.find", "plugin::users-permissions.user.find", "plugin::users-permissions.user.update"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: strapiProject(), Public: pub})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123"})
+		id := fmt.Sprint(alice["id"])
+		for _, body := range []string{`{"bio":"a\u0000b"}`, "{\"bio\":\"a\xffb\"}", `{"address":{"city":"x\u0000"}}`} {
+			if r := e.Do("PUT", "/api/users/"+id, body); r.Status != 400 {
+				t.Errorf("PUT %q: %d %s", body, r.Status, r.Body)
+			}
+		}
+		for _, q := range []string{"/api/users?filters[phone][$eq]=%00", "/api/users?filters[phone][$eq]=%FF",
+			"/api/products?filters[seller][phone][$eq]=%00", "/api/products?filters[seller][username][$eq]=%FF"} {
+			if r := e.Do("GET", q, nil); r.Status != 400 {
+				t.Errorf("GET %s: %d %s", q, r.Status, r.Body)
+			}
+		}
+	})
+}
