@@ -66,11 +66,15 @@ trap 'exit 130' INT TERM
 
 now_ms() { date +%s%3N; }
 
-# free_port prints a port of 127.0.0.1 nothing listens on.
+# free_port prints a port of 127.0.0.1 nothing listens on, below the
+# kernel's ephemeral range so that no test's listener on :0 or outgoing
+# connection takes it between this check and the server's bind.
 free_port() {
-  local p
+  local p lo
+  lo="$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+  [ "$lo" -gt 21000 ] 2>/dev/null || lo=32768
   while :; do
-    p=$((20000 + RANDOM % 30000))
+    p=$((20000 + RANDOM % (lo - 20000)))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "$p"
       return
@@ -107,18 +111,30 @@ DATABASE_URL="$(printf '%s' "$PG_URL" | sed -E "s#^(postgres(ql)?://[^/?]+)(/[^?
 log "database $DB"
 
 # ---- S3: versitygw and the bucket ----
-S3_PORT="$(free_port)"
-S3="http://127.0.0.1:$S3_PORT"
+# A port found free can still be taken before versitygw binds it (other
+# tests run beside this one): then another port is tried.
+start_s3() {
+  S3_PORT="$(free_port)"
+  S3="http://127.0.0.1:$S3_PORT"
+  "$VERSITYGW" --access "$AWS_ACCESS_KEY_ID" --secret "$AWS_SECRET_ACCESS_KEY" --port "127.0.0.1:$S3_PORT" --quiet \
+    posix "$WORK/s3" >"$WORK/versitygw.log" 2>&1 &
+  S3_PID=$!
+  local deadline=$(($(now_ms) + 15000))
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' "$S3/")" != "000" ]; do
+    kill -0 "$S3_PID" 2>/dev/null || return 1
+    [ "$(now_ms)" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
+}
 export AWS_ACCESS_KEY_ID="cluster" AWS_SECRET_ACCESS_KEY="cluster-secret" AWS_REGION="us-east-1"
 mkdir -p "$WORK/s3"
-"$VERSITYGW" --access "$AWS_ACCESS_KEY_ID" --secret "$AWS_SECRET_ACCESS_KEY" --port "127.0.0.1:$S3_PORT" --quiet \
-  posix "$WORK/s3" >"$WORK/versitygw.log" 2>&1 &
-PIDS+=($!)
-deadline=$(($(now_ms) + 15000))
-until [ "$(curl -s -o /dev/null -w '%{http_code}' "$S3/")" != "000" ]; do
-  [ "$(now_ms)" -lt "$deadline" ] || die "versitygw did not start"
-  sleep 0.1
+for try in 1 2 3 4 5; do
+  if start_s3; then break; fi
+  kill "$S3_PID" 2>/dev/null || true
+  grep -q "address already in use" "$WORK/versitygw.log" && [ "$try" -lt 5 ] || die "versitygw did not start"
+  log "port $S3_PORT was taken; another one"
 done
+PIDS+=("$S3_PID")
 
 # s3 METHOD PATH [BODY]: a request signed with the cluster's key.
 s3() {
@@ -157,16 +173,34 @@ start_node() { # NAME PORT
   PIDS+=($!)
   LAST_PID=$!
 }
-N1_PORT="$(free_port)"
-start_node node1 "$N1_PORT"
+# serve_node NAME: starts a node on a free port (another one if that port
+# was taken before the node bound it) and waits until it is ready; sets
+# PORT and LAST_PID.
+serve_node() {
+  local try
+  for try in 1 2 3 4 5; do
+    PORT="$(free_port)"
+    while [ "$PORT" = "${N1_PORT:-}" ] || [ "$PORT" = "$S3_PORT" ]; do PORT="$(free_port)"; done
+    start_node "$1" "$PORT"
+    local deadline=$(($(now_ms) + 60000))
+    until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/_ready")" = "200" ]; do
+      if ! kill -0 "$LAST_PID" 2>/dev/null || [ "$(now_ms)" -ge "$deadline" ]; then
+        grep -q "address already in use" "$WORK/$1.log" && [ "$try" -lt 5 ] || die "$1 is not ready"
+        log "port $PORT was taken; another one"
+        continue 2
+      fi
+      sleep 0.1
+    done
+    return 0
+  done
+}
+serve_node node1
+N1_PORT="$PORT"
 N1_PID=$LAST_PID
 N1="http://127.0.0.1:$N1_PORT"
-wait_http "$N1/_ready" 60 || die "node 1 is not ready"
-N2_PORT="$(free_port)"
-while [ "$N2_PORT" = "$N1_PORT" ] || [ "$N2_PORT" = "$S3_PORT" ]; do N2_PORT="$(free_port)"; done
-start_node node2 "$N2_PORT"
+serve_node node2
+N2_PORT="$PORT"
 N2="http://127.0.0.1:$N2_PORT"
-wait_http "$N2/_ready" 60 || die "node 2 is not ready"
 log "node 1 $N1, node 2 $N2"
 
 # ---- the load balancer ----

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	sqlitedrv "github.com/glebarez/go-sqlite"
 	"github.com/glebarez/sqlite"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -76,6 +77,29 @@ func Open(url string) (*Store, error) {
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
 	}
+	// Turning a new file to WAL needs the exclusive lock, and SQLite answers
+	// BUSY at once (without busy_timeout) when several processes open the
+	// same new file together: such an open is tried again for a while.
+	deadline := time.Now().Add(15 * time.Second)
+	for wait := 20 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		st, err := openSQLite(url, cfg)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return st, err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// isBusy reports SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlitedrv.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == 5 // SQLITE_BUSY and its extended codes
+	}
+	return strings.Contains(err.Error(), "SQLITE_BUSY")
+}
+
+func openSQLite(url string, cfg *gorm.Config) (*Store, error) {
 	// busy_timeout first so the other pragmas wait instead of failing.
 	dsn := url + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)" +
 		"&_pragma=foreign_keys(1)&_pragma=temp_store(MEMORY)&_pragma=case_sensitive_like(1)" +
@@ -84,15 +108,16 @@ func Open(url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
+	r, _ := rg.DB()
 	// Write transactions take the write lock when they begin: one that
 	// read first and then wrote could not wait for another process's
 	// writer (SQLite answers BUSY at once to such an upgrade), which was a
 	// 500 with two servers or a server and a command on one file.
 	wg, err := gorm.Open(sqlite.Open(dsn+"&_txlock=immediate"), cfg)
 	if err != nil {
+		r.Close()
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
-	r, _ := rg.DB()
 	w, _ := wg.DB()
 	// More readers than cores only add SQLite page caches, not throughput.
 	readers := max(4, 2*runtime.NumCPU())
@@ -101,6 +126,8 @@ func Open(url string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	if err := w.Ping(); err != nil {
+		r.Close()
+		w.Close()
 		return nil, fmt.Errorf("open SQLite %s: %w", url, err)
 	}
 	st := &Store{d: sqliteDialect{}, read: r, write: w, writeG: wg}
