@@ -120,7 +120,7 @@ start_s3() {
     posix "$WORK/s3" >"$WORK/versitygw.log" 2>&1 &
   S3_PID=$!
   local deadline=$(($(now_ms) + 15000))
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' "$S3/")" != "000" ]; do
+  until [ "$(curl -s -m 2 -o /dev/null -w '%{http_code}' "$S3/")" != "000" ]; do
     kill -0 "$S3_PID" 2>/dev/null || return 1
     [ "$(now_ms)" -lt "$deadline" ] || return 1
     sleep 0.1
@@ -131,8 +131,9 @@ mkdir -p "$WORK/s3"
 for try in 1 2 3 4 5; do
   if start_s3; then break; fi
   kill "$S3_PID" 2>/dev/null || true
-  grep -q "address already in use" "$WORK/versitygw.log" && [ "$try" -lt 5 ] || die "versitygw did not start"
-  log "port $S3_PORT was taken; another one"
+  wait "$S3_PID" 2>/dev/null || true
+  [ "$try" -lt 5 ] || die "versitygw did not start"
+  log "versitygw did not answer on port $S3_PORT ($(tail -n 1 "$WORK/versitygw.log")); another port"
 done
 PIDS+=("$S3_PID")
 
