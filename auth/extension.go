@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sort"
 	"strconv"
 
 	"github.com/stratum-cms/stratum/engine"
@@ -18,7 +19,7 @@ import (
 // engine validates, stores, resolves and populates them as it does a
 // content-type's. Auth keeps the built-in attributes.
 type Extension interface {
-	UserType() *models.ContentType
+	SystemType(uid string) *models.ContentType
 	PrepareExtension(ctx context.Context, ct *models.ContentType, documentID string, data, extra []byte,
 		body map[string]any, create bool) ([]byte, []byte, error)
 	PopulateExtension(ctx context.Context, acc engine.Access, ct *models.ContentType, rows []engine.Row,
@@ -27,17 +28,24 @@ type Extension interface {
 }
 
 // userType is the current user type, nil without an extension engine.
-func (s *Service) userType() *models.ContentType {
+func (s *Service) userType() *models.ContentType { return s.systemType(models.UserUID) }
+
+// systemType is the current type of uid (users, roles), nil without an
+// extension engine.
+func (s *Service) systemType(uid string) *models.ContentType {
 	if s.cfg.Extension == nil {
 		return nil
 	}
-	return s.cfg.Extension.UserType()
+	return s.cfg.Extension.SystemType(uid)
 }
 
-// extensionKeys are the body keys that the extension defines (writable
-// extension attributes), restricted to allowed when it is not nil.
+// extensionKeys are the body keys that the user extension defines
+// (writable extension attributes), restricted to allowed when it is not nil.
 func (s *Service) extensionKeys(allowed []string) map[string]bool {
-	ct := s.userType()
+	return typeExtensionKeys(s.userType(), allowed)
+}
+
+func typeExtensionKeys(ct *models.ContentType, allowed []string) map[string]bool {
 	if ct == nil || ct.Extension() == nil {
 		return nil
 	}
@@ -62,16 +70,61 @@ func (s *Service) extensionKeys(allowed []string) map[string]bool {
 // prepareExtension validates and stores the extension values of a body on
 // u (create: defaults apply too).
 func (s *Service) prepareExtension(ctx context.Context, u *User, ext map[string]any, create bool) error {
-	ct := s.userType()
+	var err error
+	u.Data, u.Extra, err = s.prepareSystem(ctx, models.UserUID, u.DocumentID, u.Data, u.Extra, ext, create)
+	return err
+}
+
+// prepareSystem validates ext, the extension values of a body for a user
+// or a role, over its current data and extra, and returns the new ones. A
+// key that is not a writable attribute of the extension is refused as
+// Strapi refuses an unknown key.
+func (s *Service) prepareSystem(ctx context.Context, uid, documentID string, data, extra []byte, ext map[string]any,
+	create bool) ([]byte, []byte, error) {
+	ct := s.systemType(uid)
+	keys := typeExtensionKeys(ct, nil)
+	for _, k := range sortedKeys(ext) {
+		if !keys[k] {
+			return nil, nil, errs.InvalidKey(k, k, "body", k)
+		}
+	}
 	if ct == nil || (!create && len(ext) == 0) {
-		return nil
+		return data, extra, nil
 	}
-	data, extra, err := s.cfg.Extension.PrepareExtension(ctx, ct, u.DocumentID, u.Data, u.Extra, ext, create)
-	if err != nil {
-		return err
+	return s.cfg.Extension.PrepareExtension(ctx, ct, documentID, data, extra, ext, create)
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
-	u.Data, u.Extra = data, extra
-	return nil
+	sort.Strings(out)
+	return out
+}
+
+// withExtension inserts ext (`"code":"x","level":2`) into the JSON object
+// b before its createdAt member, where Strapi writes a type's own
+// attributes.
+func withExtension(b, ext []byte) []byte {
+	at := bytes.Index(b, []byte(`,"createdAt":`))
+	if len(ext) == 0 || at < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+len(ext)+1)
+	out = append(append(append(out, b[:at+1]...), ext...), ',')
+	return append(out, b[at+1:]...)
+}
+
+// joinObjects writes the members of the JSON objects a and b as one object.
+func joinObjects(a, b []byte) []byte {
+	if len(b) <= 2 {
+		return a
+	}
+	if len(a) <= 2 {
+		return b
+	}
+	return append(append(a[:len(a)-1:len(a)-1], ','), b[1:]...)
 }
 
 // extensionFields are the members of a user's public extension scalars
@@ -92,10 +145,7 @@ func (v *UserView) MarshalJSON() ([]byte, error) {
 	if err != nil || (len(v.Ext) == 0 && len(v.Populated) == 0) {
 		return b, err
 	}
-	if len(v.Ext) > 0 {
-		at := bytes.Index(b, []byte(`,"createdAt":`))
-		b = append(b[:at+1], append(append(append([]byte{}, v.Ext...), ','), b[at+1:]...)...)
-	}
+	b = withExtension(b, v.Ext)
 	if len(v.Populated) > 0 {
 		b = append(append(append(b[:len(b)-1], ','), v.Populated...), '}')
 	}

@@ -18,6 +18,9 @@ type Role struct {
 	Type        string
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	// Data and Extra hold the attributes a users-permissions role
+	// extension adds, as a user's do.
+	Data, Extra []byte
 }
 
 // Permission grants one action (api::article.article.find,

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -310,6 +311,16 @@ type RoleSummary struct {
 	CreatedAt   string `json:"createdAt"`
 	UpdatedAt   string `json:"updatedAt"`
 	PublishedAt string `json:"publishedAt"`
+	// Ext is the public scalars of the role extension, as JSON members.
+	Ext json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the role's own attributes, those of the extension,
+// then the timestamps.
+func (r RoleSummary) MarshalJSON() ([]byte, error) {
+	type plain RoleSummary
+	b, err := json.Marshal(plain(r))
+	return withExtension(b, r.Ext), err
 }
 
 // RoleView is a role in the admin API: with its users count and permissions.
@@ -319,9 +330,29 @@ type RoleView struct {
 	Permissions []string `json:"permissions"`
 }
 
+// MarshalJSON is needed because the summary's own would stand for the
+// whole view.
+func (v RoleView) MarshalJSON() ([]byte, error) {
+	return marshalJoined(v.RoleSummary, struct {
+		NbUsers     int64    `json:"nb_users"`
+		Permissions []string `json:"permissions"`
+	}{v.NbUsers, v.Permissions})
+}
+
+// marshalJoined writes a and b, two values that marshal as objects, as one.
+func marshalJoined(a, b any) ([]byte, error) {
+	ab, err := json.Marshal(a)
+	if err != nil {
+		return nil, err
+	}
+	bb, err := json.Marshal(b)
+	return joinObjects(ab, bb), err
+}
+
 func roleSummary(r *Role) RoleSummary {
 	return RoleSummary{ID: r.ID, DocumentID: r.DocumentID, Name: r.Name, Description: r.Description, Type: r.Type,
-		CreatedAt: jsTime(r.CreatedAt), UpdatedAt: jsTime(r.UpdatedAt), PublishedAt: jsTime(r.UpdatedAt)}
+		CreatedAt: jsTime(r.CreatedAt), UpdatedAt: jsTime(r.UpdatedAt), PublishedAt: jsTime(r.UpdatedAt),
+		Ext: extensionFields(r.Data)}
 }
 
 // RoleInput is the body of POST/PUT /admin/users-permissions/roles.
@@ -330,14 +361,22 @@ type RoleInput struct {
 	HasName, HasDescription bool
 	Permissions             []string
 	HasPermissions          bool
+	// Ext holds the other keys, for the role extension's attributes (the
+	// service refuses those it does not define).
+	Ext map[string]any
 }
 
 // ParseRoleInput reads {name, description, permissions}; name is required
 // on create.
 func ParseRoleInput(body map[string]any, create bool) (RoleInput, error) {
 	var in RoleInput
-	if err := checkKeys(body, "name", "description", "permissions"); err != nil {
-		return in, err
+	for k, v := range body {
+		if k != "name" && k != "description" && k != "permissions" {
+			if in.Ext == nil {
+				in.Ext = map[string]any{}
+			}
+			in.Ext[k] = v
+		}
 	}
 	var err error
 	if in.Name, in.HasName, err = str(body, "name", false); err != nil {
@@ -432,7 +471,11 @@ func (s *Service) CreateRole(ctx context.Context, in RoleInput) (*RoleView, erro
 	}
 	r := &Role{DocumentID: ids.NewDocumentID(), Name: in.Name, Description: in.Description, Type: typ,
 		CreatedAt: s.now(), UpdatedAt: s.now()}
-	err := s.st.Tx(ctx, func(tx Tx) error {
+	var err error
+	if r.Data, r.Extra, err = s.prepareSystem(ctx, models.RoleUID, r.DocumentID, nil, nil, in.Ext, true); err != nil {
+		return nil, err
+	}
+	err = s.st.Tx(ctx, func(tx Tx) error {
 		taken, err := tx.RoleTaken(ctx, r.Name, r.Type, 0)
 		if err != nil {
 			return err
@@ -461,6 +504,21 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*Role
 	if err := s.checkActions(in.Permissions); err != nil {
 		return nil, err
 	}
+	// The extension's values are checked first: the engine writes the
+	// inverse sides of its relations in a transaction of its own.
+	var data, extra []byte
+	if len(in.Ext) > 0 {
+		cur, err := s.st.Auth().RoleByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			return nil, roleNotFound()
+		}
+		if data, extra, err = s.prepareSystem(ctx, models.RoleUID, cur.DocumentID, cur.Data, cur.Extra, in.Ext, false); err != nil {
+			return nil, err
+		}
+	}
 	var r *Role
 	err := s.st.Tx(ctx, func(tx Tx) error {
 		var err error
@@ -469,6 +527,9 @@ func (s *Service) UpdateRole(ctx context.Context, id int64, in RoleInput) (*Role
 		}
 		if r == nil {
 			return roleNotFound()
+		}
+		if len(in.Ext) > 0 {
+			r.Data, r.Extra = data, extra
 		}
 		if in.HasName && in.Name != r.Name {
 			taken, err := tx.RoleTaken(ctx, in.Name, "", id)

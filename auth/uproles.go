@@ -79,6 +79,15 @@ type ContentRole struct {
 	Permissions PermissionTree `json:"permissions,omitempty"`
 }
 
+// MarshalJSON is needed because the summary's own would stand for the
+// whole role.
+func (r ContentRole) MarshalJSON() ([]byte, error) {
+	return marshalJoined(r.RoleSummary, struct {
+		NbUsers     *int64         `json:"nb_users,omitempty"`
+		Permissions PermissionTree `json:"permissions,omitempty"`
+	}{r.NbUsers, r.Permissions})
+}
+
 // ContentRoles is GET /api/users-permissions/roles: every role with its
 // users count, by name.
 func (s *Service) ContentRoles(ctx context.Context) ([]ContentRole, error) {

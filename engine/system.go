@@ -15,9 +15,9 @@ import (
 // populated as a content-type's attributes are, and kept in the user's
 // data and extra columns.
 
-// UserType is the current schema's user type.
-func (e *Engine) UserType() *models.ContentType {
-	return e.Registry.Current().Schema.Type(models.UserUID)
+// SystemType is the current schema's type of a system uid (users, roles).
+func (e *Engine) SystemType(uid string) *models.ContentType {
+	return e.Registry.Current().Schema.Type(uid)
 }
 
 // PrepareExtension validates body, the extension attributes of a system

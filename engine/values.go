@@ -75,7 +75,11 @@ func printValue(v any) string {
 			}
 			return out
 		}
-		return printValue(v)
+		switch v.(type) {
+		case nil, string, json.Number, bool, float64:
+			return printValue(v)
+		}
+		return v // a Go value from elsewhere (an int): JSON as it is
 	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)

@@ -240,3 +240,23 @@ func TestParseDateTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintValueOfGoValues: a value that did not come from a JSON body (a
+// Go int from a GraphQL argument) prints as JSON; it once recursed until
+// the stack overflowed.
+func TestPrintValueOfGoValues(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want string
+	}{
+		{7, "7"},
+		{int64(-3), "-3"},
+		{[]any{1, "a"}, "[\n  1,\n  \"\\\"a\\\"\"\n]"},
+		{map[string]any{"n": 2}, "{\n  \"n\": 2\n}"},
+		{json.Number("1.50"), "1.5"},
+	} {
+		if got := printValue(tc.in); got != tc.want {
+			t.Errorf("printValue(%#v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -128,10 +128,6 @@ func systemType(uid string, ext *ContentType) (*ContentType, error) {
 		case TypeDynamicZone, TypeUID:
 			return nil, defErr(ext.Source, a.Name, "a %s attribute on %s is not supported", a.Type, uid)
 		}
-		if a.Unique {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: attribute %q: unique is not checked on users' extra attributes", ext.Source, a.Name))
-			a.Unique = false
-		}
 		t.Attributes = append(t.Attributes, a)
 		t.byName[a.Name] = a
 	}

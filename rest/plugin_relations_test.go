@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -556,6 +557,129 @@ func TestUserExtensionBadInput(t *testing.T) {
 			if r := e.Do("GET", q, nil); r.Status != 400 {
 				t.Errorf("GET %s: %d %s", q, r.Status, r.Body)
 			}
+		}
+	})
+}
+
+// extendedProject is the Strapi test project with a unique user attribute
+// (memberNo) and a role extension (code, unique; level, an integer of at
+// least 1).
+func extendedProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(strapiProject())); err != nil {
+		t.Fatal(err)
+	}
+	userSchema := filepath.Join(dir, "src", "extensions", "users-permissions", "content-types", "user", "schema.json")
+	b, err := os.ReadFile(userSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = []byte(strings.Replace(string(b), `"bio": {"type": "text"},`, `"bio": {"type": "text"}, "memberNo": {"type": "string", "unique": true},`, 1))
+	if err := os.WriteFile(userSchema, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roleDir := filepath.Join(dir, "src", "extensions", "users-permissions", "content-types", "role")
+	if err := os.MkdirAll(roleDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	role := `{"kind": "collectionType", "collectionName": "up_roles",
+  "info": {"name": "role", "singularName": "role", "pluralName": "roles", "displayName": "Role"},
+  "attributes": {"name": {"type": "string", "minLength": 3, "required": true, "configurable": false},
+    "code": {"type": "string", "unique": true}, "level": {"type": "integer", "min": 1}}}`
+	if err := os.WriteFile(filepath.Join(roleDir, "schema.json"), []byte(role), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestExtensionUniqueAndRoleAttributes: a unique attribute of the user
+// extension refuses a value another user has (register and update); the
+// role extension's attributes are written, validated (unique too) and
+// shown by the roles APIs and in a populated role.
+func TestExtensionUniqueAndRoleAttributes(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		pub := []string{"plugin::users-permissions.user.find", "plugin::users-permissions.user.update",
+			"plugin::users-permissions.role.find", "plugin::users-permissions.role.findOne",
+			"plugin::users-permissions.role.createRole", "plugin::users-permissions.role.updateRole"}
+		e := testenv.Start(t, db(t), testenv.Options{Dir: extendedProject(t), Public: pub})
+		alice, _ := register(t, e, map[string]any{"username": "alice", "email": "alice@example.com", "password": "secret123"})
+		bob, _ := register(t, e, map[string]any{"username": "bob", "email": "bob@example.com", "password": "secret123"})
+		if r := e.Do("PUT", fmt.Sprintf("/api/users/%v", alice["id"]), map[string]any{"memberNo": "M-1"}); r.Status != 200 || r.JSON["memberNo"] != "M-1" {
+			t.Fatalf("set memberNo: %d %s", r.Status, r.Body)
+		}
+		// Writing the same value again on its owner is no conflict.
+		if r := e.Do("PUT", fmt.Sprintf("/api/users/%v", alice["id"]), map[string]any{"memberNo": "M-1", "bio": "x"}); r.Status != 200 {
+			t.Fatalf("memberNo again on alice: %d %s", r.Status, r.Body)
+		}
+		r := e.Do("PUT", fmt.Sprintf("/api/users/%v", bob["id"]), map[string]any{"memberNo": "M-1"})
+		if r.Status != 400 || !strings.Contains(string(r.Body), "This attribute must be unique") ||
+			!strings.Contains(string(r.Body), `"path":["memberNo"]`) {
+			t.Fatalf("a taken memberNo: %d %s", r.Status, r.Body)
+		}
+
+		// Roles: extension attributes in, out, validated.
+		perms := map[string]any{}
+		r = e.Do("POST", "/api/users-permissions/roles", map[string]any{"name": "Editors", "description": "d", "code": "ED", "level": 2, "permissions": perms})
+		if r.Status != 200 {
+			t.Fatalf("create role: %d %s", r.Status, r.Body)
+		}
+		for _, body := range []map[string]any{
+			{"name": "Writers", "code": "ED"},    // code taken
+			{"name": "Writers", "level": 0},      // below min
+			{"name": "Writers", "level": "high"}, // not an integer
+			{"name": "Writers", "unknown": "x"},  // not an attribute
+		} {
+			if r := e.Do("POST", "/api/users-permissions/roles", body); r.Status != 400 {
+				t.Errorf("create role %v: %d %s", body, r.Status, r.Body)
+			}
+		}
+		r = e.Do("GET", "/api/users-permissions/roles", nil)
+		roles, _ := r.JSON["roles"].([]any)
+		var editors map[string]any
+		for _, x := range roles {
+			if m, _ := x.(map[string]any); m["name"] == "Editors" {
+				editors = m
+			}
+		}
+		if editors == nil || editors["code"] != "ED" || editors["level"] != float64(2) || editors["nb_users"] != float64(0) {
+			t.Fatalf("roles list: %s", r.Body)
+		}
+		id := fmt.Sprint(editors["id"])
+		if r := e.Do("PUT", "/api/users-permissions/roles/"+id, map[string]any{"level": 3}); r.Status != 200 {
+			t.Fatalf("update role: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/api/users-permissions/roles/"+id, nil)
+		role, _ := r.JSON["role"].(map[string]any)
+		if role["code"] != "ED" || role["level"] != float64(3) || role["name"] != "Editors" || role["permissions"] == nil {
+			t.Fatalf("role after update: %s", r.Body)
+		}
+		if r := e.Do("PUT", "/api/users-permissions/roles/"+id, map[string]any{"level": -1}); r.Status != 400 {
+			t.Fatalf("update role below min: %d %s", r.Status, r.Body)
+		}
+		// A user's populated role shows them too.
+		full, _ := createToken(t, e, adminJWT(t, e), map[string]any{"name": "all", "type": "full-access"})
+		if r := e.Do("PUT", fmt.Sprintf("/api/users/%v", bob["id"]), map[string]any{"role": editors["id"]}, bearer(full)...); r.Status != 200 {
+			t.Fatalf("move bob: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("GET", "/api/users?filters[username][$eq]=bob&populate=role", nil, bearer(full)...)
+		var users []struct{ Role map[string]any }
+		if err := json.Unmarshal(r.Body, &users); err != nil || len(users) != 1 || users[0].Role["code"] != "ED" {
+			t.Fatalf("populated role: %s", r.Body)
+		}
+
+		// GraphQL: the role type and input have them.
+		r = e.Do("POST", "/graphql", map[string]any{"query": `mutation { createUsersPermissionsRole(data: {name: "Guests", code: "GU", level: 1}) { ok } }`})
+		if r.Status != 200 || strings.Contains(string(r.Body), `"errors"`) {
+			t.Fatalf("GraphQL create role: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("POST", "/graphql", map[string]any{"query": `{ usersPermissionsRole(id: ` + id + `) { data { attributes { name code level } } } }`})
+		if !strings.Contains(string(r.Body), `"attributes":{"name":"Editors","code":"ED","level":3}`) {
+			t.Fatalf("GraphQL role: %d %s", r.Status, r.Body)
+		}
+		r = e.Do("POST", "/graphql", map[string]any{"query": `mutation { createUsersPermissionsRole(data: {name: "Others", code: "GU"}) { ok } }`})
+		if !strings.Contains(string(r.Body), "This attribute must be unique") {
+			t.Fatalf("GraphQL role with a taken code: %d %s", r.Status, r.Body)
 		}
 	})
 }

@@ -118,11 +118,11 @@ func all[T any](rows *sql.Rows, err error, scan func(scanner) (*T, error)) ([]T,
 
 // --- roles and permissions ---------------------------------------------
 
-const roleCols = "id, document_id, name, description, type, created_at, updated_at"
+const roleCols = "id, document_id, name, description, type, created_at, updated_at, data, extra"
 
 func scanRole(row scanner) (*auth.Role, error) {
 	r := &auth.Role{}
-	return r, row.Scan(&r.ID, &r.DocumentID, &r.Name, &r.Description, &r.Type, &r.CreatedAt, &r.UpdatedAt)
+	return r, row.Scan(&r.ID, &r.DocumentID, &r.Name, &r.Description, &r.Type, &r.CreatedAt, &r.UpdatedAt, &r.Data, &r.Extra)
 }
 
 func (o *authOps) Roles(ctx context.Context) (out []auth.Role, err error) {
@@ -157,14 +157,14 @@ func (o *authOps) RoleTaken(ctx context.Context, name, typ string, exceptID int6
 }
 
 func (o *authOps) CreateRole(ctx context.Context, r *auth.Role) error {
-	return o.insert(ctx, &r.ID, "INSERT INTO up_roles (document_id, name, description, type, created_at, updated_at) VALUES ("+o.ph(6)+")",
-		r.DocumentID, r.Name, r.Description, r.Type, r.CreatedAt, r.UpdatedAt)
+	return o.insert(ctx, &r.ID, "INSERT INTO up_roles (document_id, name, description, type, created_at, updated_at, data, extra) VALUES ("+o.ph(8)+")",
+		r.DocumentID, r.Name, r.Description, r.Type, r.CreatedAt, r.UpdatedAt, objectOrEmpty(r.Data), objectOrEmpty(r.Extra))
 }
 
 func (o *authOps) SaveRole(ctx context.Context, r *auth.Role) error {
 	return o.exec(ctx, "UPDATE up_roles SET document_id = "+o.p(1)+", name = "+o.p(2)+", description = "+o.p(3)+", type = "+o.p(4)+
-		", created_at = "+o.p(5)+", updated_at = "+o.p(6)+" WHERE id = "+o.p(7),
-		r.DocumentID, r.Name, r.Description, r.Type, r.CreatedAt, r.UpdatedAt, r.ID)
+		", created_at = "+o.p(5)+", updated_at = "+o.p(6)+", data = "+o.p(7)+", extra = "+o.p(8)+" WHERE id = "+o.p(9),
+		r.DocumentID, r.Name, r.Description, r.Type, r.CreatedAt, r.UpdatedAt, objectOrEmpty(r.Data), objectOrEmpty(r.Extra), r.ID)
 }
 
 func (o *authOps) DeleteRole(ctx context.Context, id int64) error {

@@ -35,7 +35,32 @@ func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 			return fmt.Errorf("count %s: %w", ct.UID, err)
 		}
 	}
+	for _, ct := range sc.SystemTypes() {
+		for _, stmt := range s.extensionDDL(ct) {
+			if _, err := s.write.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+			}
+		}
+	}
 	return nil
+}
+
+// extensionDDL is the unique indexes of a user or role extension's unique
+// attributes (the engine checks first; the index settles a race).
+func (s *Store) extensionDDL(ct *models.ContentType) []string {
+	ext := ct.Extension()
+	if ext == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range ext.Attributes {
+		if a.IsUnique() && a.IsScalar() {
+			col := engine.Column(a)
+			out = append(out, "CREATE UNIQUE INDEX IF NOT EXISTS "+quote(uniqueIndex(ct.Table(), a, col))+" ON "+
+				quote(ct.Table())+" (("+s.d.JSONText(col, a.Name)+"))")
+		}
+	}
+	return out
 }
 
 func (s *Store) tableDDL(ct *models.ContentType) []string {

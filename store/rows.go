@@ -291,8 +291,15 @@ func (t *txn) Taken(ct *models.ContentType, a *models.Attribute, value any, loca
 	q := "SELECT 1 FROM " + quote(ct.Table()) + " t0 WHERE t0.published_at IS NOT NULL AND (" +
 		t.s.d.JSONText("t0."+engine.Column(a), a.Name) + ") = " + t.ph(1) + " AND t0.locale = " + t.ph(2) +
 		" AND t0.document_id <> " + t.ph(3) + " LIMIT 1"
+	args := []any{uniqueText(t.s.d, value), locale, documentID}
+	if ct.System {
+		// A user's or role's extension attribute: one row per document.
+		q = "SELECT 1 FROM " + quote(ct.Table()) + " t0 WHERE (" + t.s.d.JSONText("t0."+engine.Column(a), a.Name) +
+			") = " + t.ph(1) + " AND t0.document_id <> " + t.ph(2) + " LIMIT 1"
+		args = []any{uniqueText(t.s.d, value), documentID}
+	}
 	var one int
-	err := t.count().QueryRowContext(t.ctx, q, uniqueText(t.s.d, value), locale, documentID).Scan(&one)
+	err := t.count().QueryRowContext(t.ctx, q, args...).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -80,16 +80,17 @@ func (o *authOps) FindUsers(ctx context.Context, q *query.Query, withRole bool) 
 			id                   *int64
 			doc, name, desc, typ *string
 			createdAt, updatedAt *time.Time
+			data, extra          []byte
 		}
 		if withRole {
-			dest = append(dest, &r.id, &r.doc, &r.name, &r.desc, &r.typ, &r.createdAt, &r.updatedAt)
+			dest = append(dest, &r.id, &r.doc, &r.name, &r.desc, &r.typ, &r.createdAt, &r.updatedAt, &r.data, &r.extra)
 		}
 		if err := row.Scan(dest...); err != nil {
 			return nil, err
 		}
 		if r.id != nil {
 			u.Role = &auth.Role{ID: *r.id, DocumentID: *r.doc, Name: *r.name, Description: *r.desc, Type: *r.typ,
-				CreatedAt: *r.createdAt, UpdatedAt: *r.updatedAt}
+				CreatedAt: *r.createdAt, UpdatedAt: *r.updatedAt, Data: r.data, Extra: r.extra}
 		}
 		return u, nil
 	})

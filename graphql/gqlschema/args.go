@@ -27,6 +27,32 @@ func intArg(v any) (int, bool) {
 	return 0, false
 }
 
+// bodyValue is an input value as a REST body holds it (numbers as
+// json.Number), so the engine checks it the same way.
+func bodyValue(v any) any {
+	switch x := v.(type) {
+	case int:
+		return json.Number(strconv.Itoa(x))
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10))
+	case float64:
+		return json.Number(strconv.FormatFloat(x, 'f', -1, 64))
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, c := range x {
+			out[k] = bodyValue(c)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, c := range x {
+			out[i] = bodyValue(c)
+		}
+		return out
+	}
+	return v
+}
+
 // pagination reads PaginationArg into the engine's model, with Strapi's
 // rules, clamped to amountLimit.
 func (s *Builder) pagination(v any) (query.Pagination, error) {

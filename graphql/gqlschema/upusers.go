@@ -83,8 +83,9 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 	userRelation := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsUserRelationResponseCollection", Fields: gql.FieldsThunk(func() gql.Fields {
 		return gql.Fields{"data": &gql.Field{Type: gql.NewNonNull(gql.NewList(gql.NewNonNull(userEntity))), Resolve: resolveSource}}
 	})})
+	roleExtScalars := b.extensionScalars(models.RoleUID)
 	roleType := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsRole", Fields: gql.FieldsThunk(func() gql.Fields {
-		return gql.Fields{
+		f := gql.Fields{
 			"name":        nn(func(s any) any { return role(s).v.Name }),
 			"description": str(func(s any) any { return nilIfEmpty(role(s).v.Description) }),
 			"type":        str(func(s any) any { return nilIfEmpty(role(s).v.Type) }),
@@ -111,6 +112,11 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 			"createdAt": date(func(s any) any { return role(s).v.CreatedAt }),
 			"updatedAt": date(func(s any) any { return role(s).v.UpdatedAt }),
 		}
+		// The scalars a role extension adds.
+		for _, a := range roleExtScalars {
+			f[a.Name] = extensionScalarField(a, func(s any) []byte { return role(s).v.Ext })
+		}
+		return f
 	})})
 	roleEntity := gql.NewObject(gql.ObjectConfig{Name: "UsersPermissionsRoleEntity", Fields: gql.Fields{
 		"id":         &gql.Field{Type: gql.ID, Resolve: func(p gql.ResolveParams) (any, error) { return strconv.FormatInt(role(p.Source).v.ID, 10), nil }},
@@ -154,16 +160,9 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		"updatedAt": date(func(s any) any { return user(s).UpdatedAt }),
 	}})
 	// The scalars a users-permissions extension adds (phone, ...).
-	extScalars := b.userExtensionScalars()
+	extScalars := b.extensionScalars(models.UserUID)
 	for _, a := range extScalars {
-		name, sc := a.Name, scalarType(a)
-		userType.AddFieldConfig(name, &gql.Field{Type: sc, Resolve: func(p gql.ResolveParams) (any, error) {
-			var m map[string]any
-			if ext := user(p.Source).Ext; len(ext) > 0 {
-				_ = json.Unmarshal([]byte("{"+string(ext)+"}"), &m)
-			}
-			return m[name], nil
-		}})
+		userType.AddFieldConfig(a.Name, extensionScalarField(a, func(s any) []byte { return user(s).Ext }))
 	}
 	// And its relations, media and components (user_relations.go).
 	b.userExtensionFields(svc, userType)
@@ -233,6 +232,11 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		// The actions the role may take ("api::article.article.find").
 		"permissions": {Type: gql.NewList(gql.ID)},
 	}})
+	for _, a := range roleExtScalars {
+		if a.IsWritable() {
+			roleInput.AddFieldConfig(a.Name, &gql.InputObjectFieldConfig{Type: scalarType(a)})
+		}
+	}
 	ok := func(name string) *gql.Object {
 		return gql.NewObject(gql.ObjectConfig{Name: name, Fields: gql.Fields{
 			"ok": &gql.Field{Type: gql.NewNonNull(gql.Boolean), Resolve: func(gql.ResolveParams) (any, error) { return true, nil }},
@@ -289,8 +293,10 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 						v = n
 					}
 				}
+				out[k] = v
+				continue
 			}
-			out[k] = v
+			out[k] = bodyValue(v)
 		}
 		return out
 	}
@@ -416,7 +422,7 @@ func (b *builder) usersPermissionsCollections(svc *auth.Service) {
 		body := map[string]any{}
 		for k, v := range data {
 			if k != "type" { // the type follows the name, as in REST
-				body[k] = v
+				body[k] = bodyValue(v)
 			}
 		}
 		return auth.ParseRoleInput(body, create)
@@ -522,10 +528,23 @@ func (c *upUserCollection) meta(total int) *pageInfo {
 	return &pageInfo{page: page, pageSize: size, total: total, pageCount: (total + size - 1) / size}
 }
 
-// userExtensionScalars are the public scalar attributes a users-permissions
-// extension adds to the user, as GraphQL fields of UsersPermissionsUser.
-func (b *builder) userExtensionScalars() []*models.Attribute {
-	ct := b.ms.Type(models.UserUID)
+// extensionScalarField reads a scalar of a user's or role's extension from
+// its JSON members (ext of the source).
+func extensionScalarField(a *models.Attribute, ext func(any) []byte) *gql.Field {
+	name := a.Name
+	return &gql.Field{Type: scalarType(a), Resolve: func(p gql.ResolveParams) (any, error) {
+		var m map[string]any
+		if e := ext(p.Source); len(e) > 0 {
+			_ = json.Unmarshal([]byte("{"+string(e)+"}"), &m)
+		}
+		return m[name], nil
+	}}
+}
+
+// extensionScalars are the public scalar attributes a users-permissions
+// extension adds to the user or the role, as GraphQL fields of their types.
+func (b *builder) extensionScalars(uid string) []*models.Attribute {
+	ct := b.ms.Type(uid)
 	if ct == nil || ct.Extension() == nil {
 		return nil
 	}
