@@ -287,6 +287,7 @@ func TestGraphQLUserRelationsAndExtension(t *testing.T) {
 		if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
 			t.Fatalf("graphql: %d %s\nwant %s", r.Status, r.Body, want)
 		}
+
 	})
 }
 
@@ -444,6 +445,34 @@ func TestGraphQLUserExtensionRelations(t *testing.T) {
 			`"address":{"city":"Oslo"},"products":{"data":[{"attributes":{"name":"Lamp"}}]}}}}}}`
 		if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
 			t.Fatalf("graphql: %d %s\nwant %s", r.Status, r.Body, want)
+		}
+		// A page of users reads their extension's relations together: the
+		// statements do not grow with the number of users.
+		list := `{ usersPermissionsUsers(sort: "id") { data { attributes { username address { city } products { data { attributes { name } } } } } } }`
+		statements := func() int64 {
+			before := e.Store.Statements()
+			r := e.Do("POST", "/graphql", map[string]any{"query": list})
+			if r.Status != 200 || strings.Contains(string(r.Body), `"errors"`) {
+				t.Fatalf("users: %d %s", r.Status, r.Body)
+			}
+			return e.Store.Statements() - before
+		}
+		two := statements()
+		for i, city := range []string{"Bergen", "Tromsø", "Bodø"} {
+			u, _ := register(t, e, map[string]any{"username": fmt.Sprintf("user%d", i), "email": fmt.Sprintf("u%d@example.com", i), "password": "secret123"})
+			if r := e.Do("PUT", fmt.Sprintf("/api/users/%v", u["id"]), map[string]any{"address": map[string]any{"city": city}}); r.Status != 200 {
+				t.Fatalf("update: %d %s", r.Status, r.Body)
+			}
+		}
+		if five := statements(); five != two {
+			t.Errorf("statements for 1 user: %d, for 4 users: %d", two, five)
+		}
+		r = e.Do("POST", "/graphql", map[string]any{"query": list})
+		for _, w := range []string{`{"username":"alice","address":{"city":"Oslo"},"products":{"data":[{"attributes":{"name":"Lamp"}},{"attributes":{"name":"Desk"}}]}}`,
+			`{"username":"user1","address":{"city":"Tromsø"},"products":{"data":[]}}`} {
+			if !strings.Contains(string(r.Body), w) {
+				t.Errorf("users: %s\nwant %s", r.Body, w)
+			}
 		}
 	})
 }

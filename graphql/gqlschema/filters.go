@@ -33,7 +33,7 @@ func (b *builder) filter(uid string, v any) (query.Filter, error) {
 	return b.filterNode(nil, uid, m)
 }
 
-func sortedKeys(m map[string]any) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -24,6 +24,28 @@ type upUser struct {
 	v *auth.UserView
 	// ext holds the extension's populated attributes, read on first use.
 	ext map[string]json.RawMessage
+	// batch is the list the user came in (a page, a relation): its users'
+	// extension attributes are read together.
+	batch *userBatch
+}
+
+// userBatch is the users of one list: the first whose extension's
+// relations, media or components are selected reads them for all, in one
+// query, instead of one query per user.
+type userBatch struct {
+	users []*upUser
+	read  bool
+}
+
+// batched puts users in one batch.
+func batched(users []*upUser) []*upUser {
+	if len(users) > 1 {
+		b := &userBatch{users: users}
+		for _, u := range users {
+			u.batch = b
+		}
+	}
+	return users
 }
 
 type upUserResponse struct{ u *upUser }
@@ -515,6 +537,7 @@ func (b *builder) findUsers(ctx context.Context, svc *auth.Service, q *query.Que
 			out.users = append(out.users, &upUser{v: uv})
 		}
 	}
+	batched(out.users)
 	return out, nil
 }
 

@@ -1,6 +1,7 @@
 package gqlschema
 
 import (
+	"context"
 	"encoding/json"
 	"time"
 
@@ -22,6 +23,26 @@ import (
 // userBaseFields are the user's built-in attributes in a document's fields.
 var userBaseFields = map[string]bool{"username": true, "email": true, "provider": true, "confirmed": true, "blocked": true}
 
+// roleBaseFields are the role's built-in attributes in a document's fields.
+var roleBaseFields = map[string]bool{"name": true, "description": true, "type": true}
+
+// extMembers writes the members of m that are not base as JSON members
+// (an extension's attributes), in key order.
+func extMembers(m map[string]json.RawMessage, base map[string]bool) []byte {
+	var ext []byte
+	for _, k := range sortedKeys(m) {
+		if base[k] {
+			continue
+		}
+		if len(ext) > 0 {
+			ext = append(ext, ',')
+		}
+		key, _ := json.Marshal(k)
+		ext = append(append(append(ext, key...), ':'), m[k]...)
+	}
+	return ext
+}
+
 // upUserOf is the users-permissions view of a user read as a document.
 func upUserOf(d *engine.Document) *upUser {
 	if d == nil {
@@ -39,24 +60,17 @@ func upUserOf(d *engine.Document) *upUser {
 		s := jsTime(*d.PublishedAt)
 		v.PublishedAt = &s
 	}
-	var ext []byte
-	for k, raw := range m {
-		if userBaseFields[k] {
-			continue
-		}
-		if len(ext) > 0 {
-			ext = append(ext, ',')
-		}
-		key, _ := json.Marshal(k)
-		ext = append(append(append(ext, key...), ':'), raw...)
-	}
-	v.Ext = ext
+	v.Ext = extMembers(m, userBaseFields)
 	for _, r := range d.Related {
 		if r.Name == "role" && r.One != nil {
-			var rm struct{ Name, Description, Type string }
+			var rm map[string]json.RawMessage
 			_ = json.Unmarshal(append(append([]byte{'{'}, r.One.Fields...), '}'), &rm)
-			v.Role = &auth.RoleSummary{ID: r.One.ID, DocumentID: r.One.DocumentID, Name: rm.Name, Description: rm.Description,
-				Type: rm.Type, CreatedAt: jsTime(r.One.CreatedAt), UpdatedAt: jsTime(r.One.UpdatedAt)}
+			role := &auth.RoleSummary{ID: r.One.ID, DocumentID: r.One.DocumentID, CreatedAt: jsTime(r.One.CreatedAt),
+				UpdatedAt: jsTime(r.One.UpdatedAt), Ext: extMembers(rm, roleBaseFields)}
+			_ = json.Unmarshal(rm["name"], &role.Name)
+			_ = json.Unmarshal(rm["description"], &role.Description)
+			_ = json.Unmarshal(rm["type"], &role.Type)
+			v.Role = role
 		}
 	}
 	return &upUser{v: v}
@@ -83,7 +97,7 @@ func asUsers(v any, err error) (any, error) {
 				out = append(out, u)
 			}
 		}
-		return out, nil
+		return batched(out), nil
 	case func() (any, error):
 		return func() (any, error) { return asUsers(x()) }, nil
 	}
@@ -160,17 +174,13 @@ func (b *builder) userExtensionFields(svc *auth.Service, userType *gql.Object) {
 			return nil, nil
 		}
 		if u.ext == nil {
-			q := &query.Query{Populate: map[string]*query.Populate{}}
-			for _, n := range pops {
-				q.Populate[n] = &query.Populate{}
+			users := []*upUser{u}
+			if u.batch != nil && !u.batch.read {
+				u.batch.read = true
+				users = u.batch.users
 			}
-			v, err := svc.GetUser(p.Context, access(p.Context), u.v.ID, q)
-			if err != nil {
+			if err := readUserExtensions(p.Context, svc, users, pops); err != nil {
 				return nil, err
-			}
-			u.ext = map[string]json.RawMessage{}
-			if uv, ok := v.(*auth.UserView); ok && len(uv.Populated) > 0 {
-				_ = json.Unmarshal(append(append([]byte{'{'}, uv.Populated...), '}'), &u.ext)
 			}
 		}
 		return u.ext[name], nil
@@ -254,4 +264,48 @@ func (b *builder) userExtensionFields(svc *auth.Service, userType *gql.Object) {
 			}
 		}
 	}
+}
+
+// readUserExtensions reads the populated extension attributes pops of
+// users (those not read yet) in one query.
+func readUserExtensions(ctx context.Context, svc *auth.Service, users []*upUser, pops []string) error {
+	byID := map[int64][]*upUser{}
+	var ids []any
+	for _, u := range users {
+		if u.ext != nil {
+			continue
+		}
+		if byID[u.v.ID] == nil {
+			ids = append(ids, u.v.ID)
+		}
+		byID[u.v.ID] = append(byID[u.v.ID], u)
+		u.ext = map[string]json.RawMessage{}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	q := &query.Query{Filter: &query.Cond{Path: []string{"id"}, Op: query.OpIn, Value: ids},
+		Populate: map[string]*query.Populate{}, Page: query.Pagination{OffsetMode: true, Limit: len(ids)}}
+	for _, n := range pops {
+		q.Populate[n] = &query.Populate{}
+	}
+	list, err := svc.ListUsers(ctx, access(ctx), q)
+	if err != nil {
+		for _, us := range byID {
+			for _, u := range us {
+				u.ext = nil
+			}
+		}
+		return err
+	}
+	for _, v := range list {
+		uv, ok := v.(*auth.UserView)
+		if !ok || len(uv.Populated) == 0 {
+			continue
+		}
+		for _, u := range byID[uv.ID] {
+			_ = json.Unmarshal(append(append([]byte{'{'}, uv.Populated...), '}'), &u.ext)
+		}
+	}
+	return nil
 }
