@@ -311,8 +311,12 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 			r.Raw = []byte(`{"count":` + strconv.Itoa(len(list)) + `}`)
 		} else if r.IsList {
 			r.Many = p.page(list, sub.Page)
+			for _, d := range r.Many {
+				d.refs++
+			}
 		} else if len(list) > 0 {
 			r.One = list[len(list)-1]
+			r.One.refs++
 		}
 		docs[i].Related = append(docs[i].Related, r)
 	}

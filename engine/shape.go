@@ -36,6 +36,27 @@ type Document struct {
 	// polymorphic relation populated it.
 	Type    string
 	Related []Related
+	// refs counts the populated relations that show this document (one
+	// author for many articles); one shown more than once is written once
+	// and its JSON copied (memo, in format memoFmt).
+	refs    int
+	memo    []byte
+	memoFmt Format
+}
+
+// appendShared writes d as AppendJSON does, from its memo when it was
+// written before in this format.
+func (d *Document) appendShared(b []byte, f Format) []byte {
+	if d.refs < 2 {
+		return d.AppendJSON(b, f)
+	}
+	if d.memo != nil && d.memoFmt == f {
+		return append(b, d.memo...)
+	}
+	start := len(b)
+	b = d.AppendJSON(b, f)
+	d.memo, d.memoFmt = append([]byte(nil), b[start:]...), f
+	return b
 }
 
 type systemMask uint8
@@ -132,11 +153,11 @@ func (r *Related) appendJSON(b []byte, f Format) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = d.AppendJSON(b, f)
+			b = d.appendShared(b, f)
 		}
 		b = append(b, ']')
 	} else if r.One != nil {
-		b = r.One.AppendJSON(b, f)
+		b = r.One.appendShared(b, f)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -154,7 +175,7 @@ func appendTimeField(b []byte, name string, t *time.Time) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, '"')
-	b = t.UTC().AppendFormat(b, timeLayout)
+	b = appendTimestamp(b, *t)
 	return append(b, '"')
 }
 

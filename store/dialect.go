@@ -78,7 +78,7 @@ func (d postgresDialect) CreateTable(t string) string {
 	created_by_id BIGINT NULL,
 	updated_by_id BIGINT NULL,
 	data JSONB` + comp + ` NOT NULL DEFAULT '{}',
-	large JSONB` + comp + ` NOT NULL DEFAULT '{}',
+	large JSON` + comp + ` NOT NULL DEFAULT '{}',
 	extra JSONB` + comp + ` NOT NULL DEFAULT '{}')`
 }
 func (postgresDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }

@@ -52,6 +52,18 @@ func splitData(ct *models.ContentType, obj []byte) (string, string) {
 	return small.String(), large.String()
 }
 
+// joinedCopy is joinObjects(a, b) in new memory: a and b are the driver's
+// buffers, valid until its next row.
+func joinedCopy(a, b []byte) []byte {
+	switch {
+	case len(bytes.TrimSpace(b)) <= 2:
+		return bytes.Clone(a)
+	case len(bytes.TrimSpace(a)) <= 2:
+		return bytes.Clone(b)
+	}
+	return joinObjects(a, b) // a new slice when both have members
+}
+
 // joinObjects concatenates two JSON objects' members into one object.
 func joinObjects(a, b []byte) []byte {
 	ai, bi := bytes.TrimSpace(a), bytes.TrimSpace(b)

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"hash/fnv"
 
@@ -132,20 +134,47 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 
 // ensureLargeColumn adds the large column to a table made before it
 // existed; the check comes first so the usual start takes no table lock.
+//
+// On PostgreSQL the column is json, not jsonb: it is read whole and never
+// searched by containment, and jsonb's conversion to text on every read
+// was 45% of a list query's time in the database (the documents' long
+// texts). A table whose large column is still jsonb is converted when it
+// is small; a big one keeps working as it is until an operator runs the
+// conversion (README, "Running several nodes").
 func (s *Store) ensureLargeColumn(ctx context.Context, table string) error {
-	var n int
-	q := "SELECT COUNT(*) FROM pragma_table_info(" + s.d.Placeholder(1) + ") WHERE name = 'large'"
-	typ := "TEXT"
-	if s.d.Name() == "postgres" {
-		q = "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'large'"
-		typ = "JSONB"
-	}
-	if err := s.write.QueryRowContext(ctx, q, table).Scan(&n); err != nil || n > 0 {
+	if s.d.Name() != "postgres" {
+		var n int
+		q := "SELECT COUNT(*) FROM pragma_table_info(" + s.d.Placeholder(1) + ") WHERE name = 'large'"
+		if err := s.write.QueryRowContext(ctx, q, table).Scan(&n); err != nil || n > 0 {
+			return err
+		}
+		_, err := s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ADD COLUMN large TEXT NOT NULL DEFAULT '{}'")
 		return err
 	}
-	_, err := s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ADD COLUMN large "+typ+" NOT NULL DEFAULT '{}'")
+	var typ string
+	err := s.write.QueryRowContext(ctx, "SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() "+
+		"AND table_name = $1 AND column_name = 'large'", table).Scan(&typ)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ADD COLUMN large JSON NOT NULL DEFAULT '{}'")
+		return err
+	case err != nil || typ != "jsonb":
+		return err
+	}
+	var rows float64
+	if err := s.write.QueryRowContext(ctx, "SELECT reltuples FROM pg_class WHERE oid = $1::regclass", quote(table)).Scan(&rows); err != nil {
+		return err
+	}
+	if rows > largeConvertRows {
+		return nil
+	}
+	_, err = s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ALTER COLUMN large TYPE json USING large::json")
 	return err
 }
+
+// largeConvertRows is the most rows (by the planner's estimate) whose large
+// column is converted to json at start: a few seconds of table lock.
+const largeConvertRows = 100_000
 
 // uniqueIndex names a unique index; the column is part of the name so an
 // attribute that moves between data and extra gets a new index.

@@ -123,15 +123,17 @@ type scanner interface{ Scan(dest ...any) error }
 func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
 	var r engine.Row
 	var pub, created, updated any
-	var large []byte
-	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &r.Data, &large}
+	// The driver's buffers, valid until the next row: joined into one new
+	// slice, where scanning into []byte copied each of them first.
+	var data, large sql.RawBytes
+	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &data, &large}
 	if extra {
 		dest = append(dest, &r.Extra)
 	}
 	if err := sc.Scan(dest...); err != nil {
 		return r, err
 	}
-	r.Data = joinObjects(r.Data, large)
+	r.Data = joinedCopy(data, large)
 	var err error
 	if pub != nil {
 		t, e := toTime(pub)
