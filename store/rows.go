@@ -123,17 +123,28 @@ type scanner interface{ Scan(dest ...any) error }
 func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
 	var r engine.Row
 	var pub, created, updated any
-	// The driver's buffers, valid until the next row: joined into one new
-	// slice, where scanning into []byte copied each of them first.
-	var data, large sql.RawBytes
+	// From *sql.Rows, data and large are read as the driver's buffers
+	// (valid until the next row) and joined into one new slice, where
+	// scanning into []byte copied each of them first. *sql.Row refuses
+	// RawBytes.
+	var data, large []byte
+	var rawData, rawLarge sql.RawBytes
+	_, raw := sc.(*sql.Rows)
 	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &data, &large}
+	if raw {
+		dest[6], dest[7] = &rawData, &rawLarge
+	}
 	if extra {
 		dest = append(dest, &r.Extra)
 	}
 	if err := sc.Scan(dest...); err != nil {
 		return r, err
 	}
-	r.Data = joinedCopy(data, large)
+	if raw {
+		r.Data = joinedCopy(rawData, rawLarge)
+	} else {
+		r.Data = joinObjects(data, large)
+	}
 	var err error
 	if pub != nil {
 		t, e := toTime(pub)
