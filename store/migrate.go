@@ -138,9 +138,9 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 // On PostgreSQL the column is json, not jsonb: it is read whole and never
 // searched by containment, and jsonb's conversion to text on every read
 // was 45% of a list query's time in the database (the documents' long
-// texts). A table whose large column is still jsonb is converted when it
-// is small; a big one keeps working as it is until an operator runs the
-// conversion (README, "Running several nodes").
+// texts). A table whose large column is still jsonb is converted at start
+// when it is small and no other session uses the database; otherwise it
+// keeps working as it is until an operator converts it (README, Storage).
 func (s *Store) ensureLargeColumn(ctx context.Context, table string) error {
 	if s.d.Name() != "postgres" {
 		var n int
@@ -165,8 +165,15 @@ func (s *Store) ensureLargeColumn(ctx context.Context, table string) error {
 	if err := s.write.QueryRowContext(ctx, "SELECT reltuples FROM pg_class WHERE oid = $1::regclass", quote(table)).Scan(&rows); err != nil {
 		return err
 	}
-	if rows > largeConvertRows {
+	if rows > largeConvertRows || s.appName == "" {
 		return nil
+	}
+	// Another node's prepared statements on this table would fail once
+	// each when their result type changes: only a node alone converts.
+	var others int
+	if err := s.write.QueryRowContext(ctx, "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() "+
+		"AND backend_type = 'client backend' AND application_name <> $1", s.appName).Scan(&others); err != nil || others > 0 {
+		return err
 	}
 	_, err = s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ALTER COLUMN large TYPE json USING large::json")
 	return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -28,6 +29,8 @@ func connLost(err error) bool {
 		switch pe.Code {
 		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
 			return true
+		case "0A000": // cached plan must not change result type: pgx has dropped the statement
+			return strings.Contains(pe.Message, "cached plan")
 		}
 		return len(pe.Code) == 5 && pe.Code[:2] == "08" // connection_exception
 	}

@@ -98,24 +98,29 @@ func (s *Store) query(ctx context.Context, db querier, q string, args []any, ext
 // reads each with scan.
 func (s *Store) queryRows(ctx context.Context, db querier, q string, args []any, scan func(scanner) (engine.Row, error)) ([]engine.Row, error) {
 	s.statements.Add(1)
-	var rows *sql.Rows
-	err := again(ctx, func() (err error) {
-		rows, err = db.QueryContext(ctx, q, args...)
-		return err
+	var out []engine.Row
+	// The whole read is run again: a stale prepared statement (another node
+	// changed a column's type) fails at the first row, not at the query.
+	err := again(ctx, func() error {
+		out = out[:0]
+		rows, err := db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scan(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
 	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []engine.Row
-	for rows.Next() {
-		r, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 type scanner interface{ Scan(dest ...any) error }

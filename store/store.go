@@ -24,6 +24,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/stratum-cms/stratum/engine"
+	"github.com/stratum-cms/stratum/ids"
 )
 
 // Store implements engine.Backend.
@@ -37,6 +38,9 @@ type Store struct {
 	writeG *gorm.DB
 	// url is the PostgreSQL URL, for the LISTEN connection.
 	url string
+	// appName is this process's application_name on PostgreSQL ("" when
+	// the URL sets one): it tells this node's sessions from other nodes'.
+	appName string
 	// counts caches filtered totals, checked against table versions.
 	counts countCache
 	// statements counts the SQL statements run for documents, so tests and
@@ -55,6 +59,7 @@ func Open(url string) (*Store, error) {
 	cfg := &gorm.Config{Logger: logger.Discard, PrepareStmt: false, SkipDefaultTransaction: true}
 	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
 		url = withStatementTimeout(url)
+		url, appName := withApplicationName(url)
 		g, err := gorm.Open(postgres.Open(url), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
@@ -66,7 +71,7 @@ func Open(url string) (*Store, error) {
 		if err := db.Ping(); err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		st := &Store{d: postgresDialect{}, read: db, write: db, writeG: g, url: url}
+		st := &Store{d: postgresDialect{}, read: db, write: db, writeG: g, url: url, appName: appName}
 		var n int
 		_ = db.QueryRow("SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)").Scan(&n)
 		st.d = postgresDialect{lz4: n > 0}
@@ -183,6 +188,23 @@ func withStatementTimeout(raw string) string {
 	q.Set("statement_timeout", strconv.FormatInt(DefaultStatementTimeout.Milliseconds(), 10))
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// withApplicationName names this process's PostgreSQL sessions
+// (stratum-<pid>-<random>) unless the URL names them.
+func withApplicationName(raw string) (string, string) {
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		return raw, ""
+	}
+	q := u.Query()
+	if q.Has("application_name") {
+		return raw, ""
+	}
+	name := fmt.Sprintf("stratum-%d-%s", os.Getpid(), ids.NewDocumentID()[:6])
+	q.Set("application_name", name)
+	u.RawQuery = q.Encode()
+	return u.String(), name
 }
 
 // Pools are the database pools by name, for metrics.
