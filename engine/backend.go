@@ -58,6 +58,19 @@ type ListQuery struct {
 	RefType string
 }
 
+// BatchItem is one list of a ListBatch.
+type BatchItem struct {
+	Type  *models.ContentType
+	Query *ListQuery
+}
+
+// BatchLister is a Backend that reads several lists of content types in
+// one round trip (the relations of one populate level); answers are in
+// the items' order.
+type BatchLister interface {
+	ListBatch(ctx context.Context, items []BatchItem) ([][]Row, error)
+}
+
 // Backend is what the engine needs from storage; the store package
 // implements it for PostgreSQL and SQLite.
 type Backend interface {

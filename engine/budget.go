@@ -110,6 +110,65 @@ func bytesError(max int64) *errs.Error {
 
 // list reads rows within the request's budget: a read never asks the
 // database for more rows than the budget has left.
+// listBatch reads several lists in one round trip when the backend can,
+// within the request's read budget as list does.
+func (e *Engine) listBatch(ctx context.Context, items []BatchItem) ([][]Row, error) {
+	bl, ok := e.store.(BatchLister)
+	if !ok {
+		out := make([][]Row, len(items))
+		for i, it := range items {
+			rows, err := e.list(ctx, it.Type, it.Query)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = rows
+		}
+		return out, nil
+	}
+	b := budgetOf(ctx)
+	if b == nil {
+		return bl.ListBatch(ctx, items)
+	}
+	left := int64(b.lim.MaxRows) - b.rows.Load()
+	if left < 0 {
+		return nil, b.fail(rowsError(b.lim.MaxRows))
+	}
+	bounded := make([]BatchItem, len(items))
+	for i, it := range items {
+		bounded[i] = it
+		if it.Query.Limit < 0 || int64(it.Query.Limit) > left {
+			q := *it.Query
+			q.Limit = int(left) + 1 // one more tells that the budget is exceeded
+			bounded[i].Query = &q
+		}
+	}
+	out, err := bl.ListBatch(ctx, bounded)
+	if err != nil {
+		return nil, err
+	}
+	for _, rows := range out {
+		if err := b.charge(rows); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// charge counts rows against the budget.
+func (b *budget) charge(rows []Row) error {
+	if b.rows.Add(int64(len(rows))) > int64(b.lim.MaxRows) {
+		return b.fail(rowsError(b.lim.MaxRows))
+	}
+	var n int64
+	for i := range rows {
+		n += int64(len(rows[i].Data) + len(rows[i].Extra))
+	}
+	if b.bytes.Add(n) > b.lim.MaxResponseBytes {
+		return b.fail(bytesError(b.lim.MaxResponseBytes))
+	}
+	return nil
+}
+
 func (e *Engine) list(ctx context.Context, ct *models.ContentType, lq *ListQuery) ([]Row, error) {
 	b := budgetOf(ctx)
 	if b == nil {
@@ -128,15 +187,8 @@ func (e *Engine) list(ctx context.Context, ct *models.ContentType, lq *ListQuery
 	if err != nil {
 		return nil, err
 	}
-	if b.rows.Add(int64(len(rows))) > int64(b.lim.MaxRows) {
-		return nil, b.fail(rowsError(b.lim.MaxRows))
-	}
-	var n int64
-	for i := range rows {
-		n += int64(len(rows[i].Data) + len(rows[i].Extra))
-	}
-	if b.bytes.Add(n) > b.lim.MaxResponseBytes {
-		return nil, b.fail(bytesError(b.lim.MaxResponseBytes))
+	if err := b.charge(rows); err != nil {
+		return nil, err
 	}
 	return rows, nil
 }

@@ -163,6 +163,10 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 			return err
 		}
 	}
+	pre, err := p.prefetch(ct, rows, extras, pop, v, locale)
+	if err != nil {
+		return err
+	}
 	for _, a := range ct.Attributes {
 		sub, ok := pop[a.Name]
 		if !ok {
@@ -193,7 +197,7 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 					Media: a.Type == models.TypeMedia})
 			}
 		case models.TypeRelation:
-			if err := p.relation(ct, a, rows, docs, extras, sub, v, locale); err != nil {
+			if err := p.relation(ct, a, rows, docs, extras, sub, v, locale, pre); err != nil {
 				return err
 			}
 		}
@@ -202,27 +206,58 @@ func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, po
 }
 
 func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows []Row, docs []*Document,
-	extras []rawObject, sub *query.Populate, v Version, locale string) error {
+	extras []rawObject, sub *query.Populate, v Version, locale string, pre map[*models.Attribute]prefetched) error {
 	if a.IsMorph() {
 		return p.morph(a, rows, docs, extras, v, locale)
 	}
 	if a.IsMorphInverse() {
 		return p.morphInverse(ct, a, rows, docs, sub, v, locale)
 	}
+	if got, ok := pre[a]; ok {
+		return p.relationFinish(got.plan, rows, docs, sub, got.rows)
+	}
+	rp, err := p.relationPlan(a, rows, extras, sub, v, locale)
+	if rp == nil || err != nil {
+		return err
+	}
+	trows, err := p.e.list(p.ctx, rp.target, rp.lq)
+	if err != nil {
+		return err
+	}
+	return p.relationFinish(rp, rows, docs, sub, trows)
+}
+
+// relPlan is the read of one relation's targets for a page of rows.
+type relPlan struct {
+	a, other *models.Attribute
+	target   *models.ContentType
+	lq       *ListQuery
+	ids      [][]string // the target documents of each source row, in stored order
+	sorts    []query.Sort
+	fields   []string
+	nested   map[string]*query.Populate
+	tv       Version
+	tl       string
+}
+
+// relationPlan is the read a relation needs, nil when the reader may not
+// see its targets.
+func (p *populator) relationPlan(a *models.Attribute, rows []Row, extras []rawObject, sub *query.Populate,
+	v Version, locale string) (*relPlan, error) {
 	target := p.schema.Type(a.Target)
 	if target == nil || !p.acc.Can(target.Action("find")) {
-		return nil // Strapi drops relations the reader may not see
+		return nil, nil // Strapi drops relations the reader may not see
 	}
 	tv, tl := p.scope(target, v, locale)
 	// checkPopulate validated these with the same reader; an error here
 	// must still never widen the read.
 	f, err := resolveFilter(p.schema, p.acc, scope{ct: target}, sub.Filter)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sorts, err := resolveSort(p.schema, p.acc, scope{ct: target}, sub.Sort)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fields, _ := resolveFields(target, sub.Fields)
 	nested := expand(target.Attributes, sub.Populate, sub.All)
@@ -251,10 +286,13 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 			lq.RefIDs = append(lq.RefIDs, rows[i].DocumentID)
 		}
 	}
-	trows, err := p.e.list(p.ctx, target, lq)
-	if err != nil {
-		return err
-	}
+	return &relPlan{a: a, other: other, target: target, lq: lq, ids: ids, sorts: sorts, fields: fields, nested: nested,
+		tv: tv, tl: tl}, nil
+}
+
+// relationFinish puts a relation's targets, read by rp, on the documents.
+func (p *populator) relationFinish(rp *relPlan, rows []Row, docs []*Document, sub *query.Populate, trows []Row) error {
+	a, other, target, ids, sorts, fields, nested, tv, tl := rp.a, rp.other, rp.target, rp.ids, rp.sorts, rp.fields, rp.nested, rp.tv, rp.tl
 	tdocs := make([]*Document, len(trows))
 	byID := make(map[string]*Document, len(trows))
 	for i := range trows {
@@ -321,6 +359,57 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 		docs[i].Related = append(docs[i].Related, r)
 	}
 	return nil
+}
+
+// prefetch reads, in one round trip, the targets of the relations of this
+// level that a plain read serves (owning side, no sort, content types):
+// the rest are read one by one as they come.
+func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObject, pop map[string]*query.Populate,
+	v Version, locale string) (map[*models.Attribute]prefetched, error) {
+	var plans []*relPlan
+	var items []BatchItem
+	for _, a := range ct.Attributes {
+		sub, ok := pop[a.Name]
+		if !ok || a.Type != models.TypeRelation || a.IsMorph() || a.IsMorphInverse() || !a.IsOwner() {
+			continue
+		}
+		if sub == nil {
+			sub = &query.Populate{}
+		}
+		if len(sub.Sort) > 0 || sub.Count {
+			continue
+		}
+		if t := p.schema.Type(a.Target); t == nil || t.System {
+			continue
+		}
+		rp, err := p.relationPlan(a, rows, extras, sub, v, locale)
+		if err != nil {
+			return nil, err
+		}
+		if rp == nil || len(rp.lq.DocumentIDs) == 0 {
+			continue
+		}
+		plans = append(plans, rp)
+		items = append(items, BatchItem{Type: rp.target, Query: rp.lq})
+	}
+	if len(items) < 2 {
+		return nil, nil
+	}
+	lists, err := p.e.listBatch(p.ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[*models.Attribute]prefetched, len(plans))
+	for i, rp := range plans {
+		out[rp.a] = prefetched{plan: rp, rows: lists[i]}
+	}
+	return out, nil
+}
+
+// prefetched is a relation's plan and the targets a batch read for it.
+type prefetched struct {
+	plan *relPlan
+	rows []Row
 }
 
 // page applies a populate's own pagination to one document's list.

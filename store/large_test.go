@@ -25,7 +25,7 @@ func TestLargeColumnBecomesJSON(t *testing.T) {
 	}
 	// A database of its own: "alone" means no other session in it, and the
 	// other tests' schemas share TEST_DATABASE_URL's.
-	url := ownDatabase(t, base)
+	url, sessions := ownDatabase(t, base)
 	e := testenv.Start(t, url, testenv.Options{Public: testenv.AllActions(t, "")})
 	content := "A long body with a needle in it"
 	if r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "Old", "body": content}}); r.Status != 201 {
@@ -73,6 +73,10 @@ func TestLargeColumnBecomesJSON(t *testing.T) {
 				old.App.Close()
 			}
 			running = nil
+			// A closed connection's backend leaves a moment later.
+			for deadline := time.Now().Add(10 * time.Second); sessions() > 0 && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
 		}
 		again := testenv.Start(t, url, testenv.Options{Public: testenv.AllActions(t, "")})
 		if typ := typeOf(again); typ != tc.wants {
@@ -97,8 +101,8 @@ func TestLargeColumnBecomesJSON(t *testing.T) {
 }
 
 // ownDatabase creates a database for the test on base's server and drops
-// it at the end.
-func ownDatabase(t *testing.T, base string) string {
+// it at the end; sessions counts the sessions connected to it.
+func ownDatabase(t *testing.T, base string) (string, func() int) {
 	t.Helper()
 	admin, err := sql.Open("pgx", base)
 	if err != nil {
@@ -115,7 +119,14 @@ func ownDatabase(t *testing.T, base string) string {
 		t.Fatal(err)
 	}
 	u.Path = "/" + name
-	return u.String()
+	sessions := func() int {
+		var n int
+		if err := admin.QueryRow("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = $1", name).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	return u.String(), sessions
 }
 
 func firstID(t *testing.T, e *testenv.Env) string {

@@ -30,10 +30,6 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 		return s.listByRelationSort(ctx, ct, q, rs)
 	}
 	c := &compiler{d: s.d}
-	where, err := c.where(ct, q)
-	if err != nil {
-		return nil, err
-	}
 	cols := rowCols
 	if q.WithExtra {
 		cols += ", t0.extra"
@@ -43,6 +39,21 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 		var attrs []*models.Attribute
 		cols, attrs = systemSelect(ct)
 		scan = func(sc scanner) (engine.Row, error) { return s.scanSystem(sc, attrs) }
+	}
+	stmt, err := s.listSQL(c, ct, q, cols)
+	if err != nil {
+		return nil, err
+	}
+	return s.queryRows(ctx, s.read, stmt, c.args, scan)
+}
+
+// listSQL is a list's statement selecting cols; its values are added to
+// c's arguments (c may hold other statements' before it).
+func (s *Store) listSQL(c *compiler, ct *models.ContentType, q *engine.ListQuery, cols string) (string, error) {
+	c.joins = nil
+	where, err := c.where(ct, q)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
 	order := c.orderBy(q.Sort, q.Version)
@@ -55,7 +66,7 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 	if q.Start > 0 {
 		b.WriteString(" OFFSET " + strconv.Itoa(q.Start))
 	}
-	return s.queryRows(ctx, s.read, b.String(), c.args, scan)
+	return b.String(), nil
 }
 
 // Count runs the COUNT that goes with a List.
@@ -134,7 +145,11 @@ func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
 	// RawBytes.
 	var data, large []byte
 	var rawData, rawLarge sql.RawBytes
-	_, raw := sc.(*sql.Rows)
+	raw := false
+	switch sc.(type) {
+	case *sql.Rows, tagged:
+		raw = true
+	}
 	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &data, &large}
 	if raw {
 		dest[6], dest[7] = &rawData, &rawLarge

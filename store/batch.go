@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/stratum-cms/stratum/engine"
+)
+
+// ListBatch reads several lists in one statement: a populate's relations
+// of one level (an article's author, category and tags) cost one round
+// trip instead of one each. Each list is its own subquery, tagged with its
+// position; their rows come back in the order of their lists, each list's
+// rows in its own order (each subquery's ORDER BY, kept by UNION ALL's
+// append of the branches on both databases).
+func (s *Store) ListBatch(ctx context.Context, items []engine.BatchItem) ([][]engine.Row, error) {
+	out := make([][]engine.Row, len(items))
+	if len(items) == 0 {
+		return out, nil
+	}
+	c := &compiler{d: s.d}
+	// The large column may be json in one table and jsonb in another
+	// (an older table, see ensureLargeColumn): UNION needs one type.
+	large := "t0.large"
+	if s.d.Name() == "postgres" {
+		large = "t0.large::text"
+	}
+	cols := strings.Replace(rowCols, "t0.large", large, 1) + ", t0.extra"
+	var b strings.Builder
+	for i, it := range items {
+		if it.Type.System {
+			return nil, errBatchSystem
+		}
+		stmt, err := s.listSQL(c, it.Type, it.Query, cols)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteString(" UNION ALL ")
+		}
+		n := strconv.Itoa(i)
+		b.WriteString("SELECT " + n + " AS q, s" + n + ".* FROM (" + stmt + ") s" + n)
+	}
+	s.statements.Add(1)
+	err := again(ctx, func() error {
+		for i := range out {
+			out[i] = out[i][:0]
+		}
+		rows, err := s.read.QueryContext(ctx, b.String(), c.args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var q int
+			r, err := s.scan(tagged{rows: rows, q: &q}, true)
+			if err != nil {
+				return err
+			}
+			if q < 0 || q >= len(out) {
+				return errBatchTag
+			}
+			out[q] = append(out[q], r)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+var (
+	errBatchSystem = errors.New("store: a batch reads content types only")
+	errBatchTag    = errors.New("store: a batch row of no list")
+)
+
+// tagged scans a batch row: its list's position, then a row's columns.
+type tagged struct {
+	rows *sql.Rows
+	q    *int
+}
+
+func (t tagged) Scan(dest ...any) error {
+	return t.rows.Scan(append([]any{t.q}, dest...)...)
+}
