@@ -34,8 +34,8 @@
 #   KEEP_DB=1     skip drop/create/seed and reuse the database of a previous run
 #                 (PostgreSQL only; SQLite always seeds a fresh temp dir)
 #   ENGINE_SEED   at most this many articles are written through the engine
-#                 (`stratum seed`, 10000); on PostgreSQL, ARTICLES above it are
-#                 copies of those made in SQL (new document ids, slugs, titles,
+#                 (`stratum seed`, 10000); ARTICLES above it are copies of
+#                 those made in SQL (psql, or sqlite3 on SQLite: new document ids, slugs, titles,
 #                 views and ratings; same relations and components), so that
 #                 100,000 or 1,000,000 articles take minutes, not hours.
 #                 ARTICLES must then be a multiple of ENGINE_SEED.
@@ -130,7 +130,7 @@ SEED_S="-"
 if [ "$DB" = "sqlite" ] || [ "${KEEP_DB:-}" != "1" ]; then
   n_engine=$ARTICLES
   if [ "$ARTICLES" -gt "$ENGINE_SEED" ]; then
-    [ "$DB" = postgres ] || die "ARTICLES above ENGINE_SEED ($ENGINE_SEED) needs PostgreSQL (copies are made in SQL)"
+    [ "$DB" = postgres ] || command -v sqlite3 >/dev/null || die "ARTICLES above ENGINE_SEED ($ENGINE_SEED) on SQLite needs the sqlite3 command (copies are made in SQL)"
     [ $((ARTICLES % ENGINE_SEED)) -eq 0 ] || die "ARTICLES must be a multiple of ENGINE_SEED ($ENGINE_SEED)"
     n_engine=$ENGINE_SEED
   fi
@@ -149,20 +149,41 @@ if [ "$DB" = "sqlite" ] || [ "${KEEP_DB:-}" != "1" ]; then
     # document id (the same for a document's two rows), unique slug and
     # title, views and rating spread as the seed spreads them. One statement
     # per copy set, each its own transaction.
-    maxid="$(psql_q "$DATABASE_URL" "SELECT max(id) FROM articles")"
-    for g in $(seq 1 $((ARTICLES / n_engine - 1))); do
-      psql_q "$DATABASE_URL" "SET synchronous_commit = off;
-        INSERT INTO articles (document_id, locale, published_at, created_at, updated_at, data, large, extra)
-        SELECT substr(md5(a.document_id || ':$g'), 1, 24), a.locale, a.published_at, a.created_at, a.updated_at,
-          a.data || jsonb_build_object('title', (a.data->>'title') || ' c$g', 'slug', (a.data->>'slug') || '-c$g',
-            'views', (hashtext(a.document_id || ':v$g') & 1023) % 1000,
-            'rating', round(((hashtext(a.document_id || ':r$g') & 1023) % 50) / 10.0, 1)),
-          a.large, a.extra
-        FROM articles a WHERE a.id <= $maxid ORDER BY a.id" >/dev/null
-      echo "seed: copy set $g: $(( (g + 1) * n_engine )) articles" >&2
-    done
-    # The exact row counters are recounted at the next start.
-    psql_q "$DATABASE_URL" "DELETE FROM stratum_counts WHERE tbl = 'articles'" >/dev/null
+    if [ "$DB" = postgres ]; then
+      maxid="$(psql_q "$DATABASE_URL" "SELECT max(id) FROM articles")"
+      for g in $(seq 1 $((ARTICLES / n_engine - 1))); do
+        psql_q "$DATABASE_URL" "SET synchronous_commit = off;
+          INSERT INTO articles (document_id, locale, published_at, created_at, updated_at, data, large, extra)
+          SELECT substr(md5(a.document_id || ':$g'), 1, 24), a.locale, a.published_at, a.created_at, a.updated_at,
+            a.data || jsonb_build_object('title', (a.data->>'title') || ' c$g', 'slug', (a.data->>'slug') || '-c$g',
+              'views', (hashtext(a.document_id || ':v$g') & 1023) % 1000,
+              'rating', round(((hashtext(a.document_id || ':r$g') & 1023) % 50) / 10.0, 1)),
+            a.large, a.extra
+          FROM articles a WHERE a.id <= $maxid ORDER BY a.id" >/dev/null
+        echo "seed: copy set $g: $(( (g + 1) * n_engine )) articles" >&2
+      done
+      # The exact row counters are recounted at the next start.
+      psql_q "$DATABASE_URL" "DELETE FROM stratum_counts WHERE tbl = 'articles'" >/dev/null
+    else
+      # The same on the SQLite file: a document id from the original's and
+      # the set's number (the draft and published rows share it), views and
+      # rating spread by a multiplicative hash of the row and the set.
+      dbfile="$PROJECT/.tmp/data.db"
+      maxid="$(sqlite3 "$dbfile" "SELECT max(id) FROM articles")"
+      for g in $(seq 1 $((ARTICLES / n_engine - 1))); do
+        sqlite3 "$dbfile" "PRAGMA synchronous = OFF; BEGIN;
+          INSERT INTO articles (document_id, locale, published_at, created_at, updated_at, data, large, extra)
+          SELECT substr(a.document_id, 1, 19) || printf('%05d', $g), a.locale, a.published_at, a.created_at, a.updated_at,
+            json_set(a.data, '\$.title', json_extract(a.data, '\$.title') || ' c$g', '\$.slug', json_extract(a.data, '\$.slug') || '-c$g',
+              '\$.views', (a.id * 2654435761 + $g * 40503) % 1000,
+              '\$.rating', ((a.id * 7919 + $g * 104729) % 50) / 10.0),
+            a.large, a.extra
+          FROM articles a WHERE a.id <= $maxid ORDER BY a.id;
+          COMMIT;" >/dev/null
+        echo "seed: copy set $g: $(( (g + 1) * n_engine )) articles" >&2
+      done
+      sqlite3 "$dbfile" "DELETE FROM stratum_counts WHERE tbl = 'articles'; ANALYZE;" >/dev/null
+    fi
   fi
   SEED_S="$(( ($(now_ms) - t0) / 1000 ))"
 fi
