@@ -66,9 +66,10 @@ type BatchItem struct {
 
 // BatchLister is a Backend that reads several lists of content types in
 // one round trip (the relations of one populate level); answers are in
-// the items' order.
+// the items' order. limit (< 0: none) bounds the rows of all the lists
+// together.
 type BatchLister interface {
-	ListBatch(ctx context.Context, items []BatchItem) ([][]Row, error)
+	ListBatch(ctx context.Context, items []BatchItem, limit int) ([][]Row, error)
 }
 
 // Backend is what the engine needs from storage; the store package

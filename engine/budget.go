@@ -127,22 +127,15 @@ func (e *Engine) listBatch(ctx context.Context, items []BatchItem) ([][]Row, err
 	}
 	b := budgetOf(ctx)
 	if b == nil {
-		return bl.ListBatch(ctx, items)
+		return bl.ListBatch(ctx, items, -1)
 	}
 	left := int64(b.lim.MaxRows) - b.rows.Load()
 	if left < 0 {
 		return nil, b.fail(rowsError(b.lim.MaxRows))
 	}
-	bounded := make([]BatchItem, len(items))
-	for i, it := range items {
-		bounded[i] = it
-		if it.Query.Limit < 0 || int64(it.Query.Limit) > left {
-			q := *it.Query
-			q.Limit = int(left) + 1 // one more tells that the budget is exceeded
-			bounded[i].Query = &q
-		}
-	}
-	out, err := bl.ListBatch(ctx, bounded)
+	// The whole batch asks for at most one row more than the budget has
+	// left (one more tells that it is exceeded), as a single list does.
+	out, err := bl.ListBatch(ctx, items, int(left)+1)
 	if err != nil {
 		return nil, err
 	}

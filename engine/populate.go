@@ -368,6 +368,7 @@ func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObj
 	v Version, locale string) (map[*models.Attribute]prefetched, error) {
 	var plans []*relPlan
 	var items []BatchItem
+	ids := 0
 	for _, a := range ct.Attributes {
 		sub, ok := pop[a.Name]
 		if !ok || a.Type != models.TypeRelation || a.IsMorph() || a.IsMorphInverse() || !a.IsOwner() {
@@ -389,6 +390,11 @@ func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObj
 		if rp == nil || len(rp.lq.DocumentIDs) == 0 {
 			continue
 		}
+		// Each id is a bound value, and a statement takes at most 32,766
+		// (SQLite): a level with that many targets is read list by list.
+		if ids += len(rp.lq.DocumentIDs); ids > maxBatchIDs {
+			return nil, nil
+		}
 		plans = append(plans, rp)
 		items = append(items, BatchItem{Type: rp.target, Query: rp.lq})
 	}
@@ -405,6 +411,9 @@ func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObj
 	}
 	return out, nil
 }
+
+// maxBatchIDs bounds the document ids one batch binds.
+const maxBatchIDs = 10_000
 
 // prefetched is a relation's plan and the targets a batch read for it.
 type prefetched struct {

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -71,14 +72,32 @@ func TestReadLimits(t *testing.T) {
 		// Rows: a budget of 500 rows holds whatever the page size.
 		small := testenv.Start(t, db(t), testenv.Options{Public: testenv.AllActions(t, ""),
 			Config: engine.Config{MaxLimit: 100, Limits: engine.Limits{MaxRows: 30}}})
+		var tagIDs []any
 		for i := 0; i < 31; i++ {
-			small.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": fmt.Sprintf("t%d", i)}})
+			r := small.Do("POST", "/api/tags", map[string]any{"data": map[string]any{"name": fmt.Sprintf("t%d", i)}})
+			tagIDs = append(tagIDs, r.Data()["documentId"])
 		}
 		if r := small.Do("GET", "/api/tags?pagination[pageSize]=100", nil); r.Status != 400 || !strings.Contains(r.ErrorMessage(), "30 stored rows") {
 			t.Errorf("rows: %d %s", r.Status, r.Body)
 		}
 		if r := small.Do("GET", "/api/tags?pagination[pageSize]=30", nil); r.Status != 200 {
 			t.Errorf("rows within: %d %s", r.Status, r.Body)
+		}
+		// Relations read together (one statement) stay within the budget
+		// together: 1 article + its author + 28 tags is 30 rows, 29 tags 31.
+		au := small.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": "Ada"}}).Data()["documentId"]
+		for _, n := range []int{28, 29} {
+			title := fmt.Sprintf("with %d tags", n)
+			if r := small.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": title, "author": au, "tags": tagIDs[:n]}}); r.Status != 201 {
+				t.Fatalf("article: %d %s", r.Status, r.Body)
+			}
+			r := small.Do("GET", "/api/articles?populate[author]=true&populate[tags]=true&filters[title][$eq]="+url.QueryEscape(title), nil)
+			if n == 28 && (r.Status != 200 || len(r.List()) != 1 || len(r.List()[0]["tags"].([]any)) != 28) {
+				t.Errorf("28 tags: %d %s", r.Status, r.Body)
+			}
+			if n == 29 && (r.Status != 400 || !strings.Contains(r.ErrorMessage(), "30 stored rows")) {
+				t.Errorf("29 tags: %d %s", r.Status, r.Body)
+			}
 		}
 		// GraphQL shares one budget across the operation's reads.
 		r := small.Do("POST", "/graphql", map[string]any{"query": `{ a: tags(pagination: {limit: 20}) { data { id } } b: tags(pagination: {limit: 20}) { data { id } } }`})

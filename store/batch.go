@@ -16,7 +16,7 @@ import (
 // position; their rows come back in the order of their lists, each list's
 // rows in its own order (each subquery's ORDER BY, kept by UNION ALL's
 // append of the branches on both databases).
-func (s *Store) ListBatch(ctx context.Context, items []engine.BatchItem) ([][]engine.Row, error) {
+func (s *Store) ListBatch(ctx context.Context, items []engine.BatchItem, limit int) ([][]engine.Row, error) {
 	out := make([][]engine.Row, len(items))
 	if len(items) == 0 {
 		return out, nil
@@ -24,17 +24,21 @@ func (s *Store) ListBatch(ctx context.Context, items []engine.BatchItem) ([][]en
 	c := &compiler{d: s.d}
 	// The large column may be json in one table and jsonb in another
 	// (an older table, see ensureLargeColumn): UNION needs one type.
-	large := "t0.large"
+	large, noExtra := "t0.large", "NULL"
 	if s.d.Name() == "postgres" {
-		large = "t0.large::text"
+		large, noExtra = "t0.large::text", "NULL::jsonb"
 	}
-	cols := strings.Replace(rowCols, "t0.large", large, 1) + ", t0.extra"
+	cols := strings.Replace(rowCols, "t0.large", large, 1)
 	var b strings.Builder
 	for i, it := range items {
 		if it.Type.System {
 			return nil, errBatchSystem
 		}
-		stmt, err := s.listSQL(c, it.Type, it.Query, cols)
+		extra := ", " + noExtra // a list that needs no extra does not read it
+		if it.Query.WithExtra {
+			extra = ", t0.extra"
+		}
+		stmt, err := s.listSQL(c, it.Type, it.Query, cols+extra)
 		if err != nil {
 			return nil, err
 		}
@@ -43,6 +47,9 @@ func (s *Store) ListBatch(ctx context.Context, items []engine.BatchItem) ([][]en
 		}
 		n := strconv.Itoa(i)
 		b.WriteString("SELECT " + n + " AS q, s" + n + ".* FROM (" + stmt + ") s" + n)
+	}
+	if limit >= 0 {
+		b.WriteString(" LIMIT " + strconv.Itoa(limit))
 	}
 	s.statements.Add(1)
 	err := again(ctx, func() error {

@@ -161,11 +161,15 @@ func (s *Store) ensureLargeColumn(ctx context.Context, table string) error {
 	case err != nil || typ != "jsonb":
 		return err
 	}
+	// The planner's estimate (-1 when the table was never analyzed: not
+	// known to be small) and the table's size both have to be small.
 	var rows float64
-	if err := s.write.QueryRowContext(ctx, "SELECT reltuples FROM pg_class WHERE oid = $1::regclass", quote(table)).Scan(&rows); err != nil {
+	var size int64
+	if err := s.write.QueryRowContext(ctx, "SELECT reltuples, pg_total_relation_size(oid) FROM pg_class WHERE oid = $1::regclass",
+		quote(table)).Scan(&rows, &size); err != nil {
 		return err
 	}
-	if rows > largeConvertRows || s.appName == "" {
+	if rows < 0 || rows > largeConvertRows || size > largeConvertBytes || s.appName == "" {
 		return nil
 	}
 	// Another node's prepared statements on this table would fail once
@@ -175,13 +179,29 @@ func (s *Store) ensureLargeColumn(ctx context.Context, table string) error {
 		"AND backend_type = 'client backend' AND application_name <> $1", s.appName).Scan(&others); err != nil || others > 0 {
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, "ALTER TABLE "+quote(table)+" ALTER COLUMN large TYPE json USING large::json")
-	return err
+	// A conversion that waits for a lock or runs long is given up, not
+	// fatal: the table works as it is, and the next start tries again.
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, stmt := range []string{"SET LOCAL lock_timeout = '2s'", "SET LOCAL statement_timeout = '60s'",
+		"ALTER TABLE " + quote(table) + " ALTER COLUMN large TYPE json USING large::json"} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return nil
+		}
+	}
+	_ = tx.Commit()
+	return nil
 }
 
-// largeConvertRows is the most rows (by the planner's estimate) whose large
-// column is converted to json at start: a few seconds of table lock.
-const largeConvertRows = 100_000
+// largeConvertRows and largeConvertBytes bound a table whose large column
+// is converted to json at start: a few seconds of table lock.
+const (
+	largeConvertRows  = 100_000
+	largeConvertBytes = 512 << 20
+)
 
 // uniqueIndex names a unique index; the column is part of the name so an
 // attribute that moves between data and extra gets a new index.
