@@ -72,6 +72,12 @@ type BatchLister interface {
 	ListBatch(ctx context.Context, items []BatchItem, limit int) ([][]Row, error)
 }
 
+// ListCounter is a Backend that can read a page and its total together;
+// counted is false when it did not (the engine then counts).
+type ListCounter interface {
+	ListCounted(ctx context.Context, ct *models.ContentType, q *ListQuery) (rows []Row, total int64, counted bool, err error)
+}
+
 // Backend is what the engine needs from storage; the store package
 // implements it for PostgreSQL and SQLite.
 type Backend interface {

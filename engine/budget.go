@@ -163,9 +163,33 @@ func (b *budget) charge(rows []Row) error {
 }
 
 func (e *Engine) list(ctx context.Context, ct *models.ContentType, lq *ListQuery) ([]Row, error) {
+	return e.budgeted(ctx, lq, func(q *ListQuery) ([]Row, error) { return e.store.List(ctx, ct, q) })
+}
+
+// listCounted is list with the page's total when the backend reads both
+// in one statement (counted false: count as usual).
+func (e *Engine) listCounted(ctx context.Context, ct *models.ContentType, lq *ListQuery) ([]Row, int64, bool, error) {
+	lc, ok := e.store.(ListCounter)
+	if !ok {
+		rows, err := e.list(ctx, ct, lq)
+		return rows, 0, false, err
+	}
+	var total int64
+	var counted bool
+	rows, err := e.budgeted(ctx, lq, func(q *ListQuery) ([]Row, error) {
+		rows, n, c, err := lc.ListCounted(ctx, ct, q)
+		total, counted = n, c
+		return rows, err
+	})
+	return rows, total, counted, err
+}
+
+// budgeted runs read within the request's read budget: it asks for at
+// most one row more than the budget has left and charges what it got.
+func (e *Engine) budgeted(ctx context.Context, lq *ListQuery, read func(*ListQuery) ([]Row, error)) ([]Row, error) {
 	b := budgetOf(ctx)
 	if b == nil {
-		return e.store.List(ctx, ct, lq)
+		return read(lq)
 	}
 	left := int64(b.lim.MaxRows) - b.rows.Load()
 	if left < 0 {
@@ -176,7 +200,7 @@ func (e *Engine) list(ctx context.Context, ct *models.ContentType, lq *ListQuery
 		bounded.Limit = int(left) + 1 // one more tells that the budget is exceeded
 		lq = &bounded
 	}
-	rows, err := e.store.List(ctx, ct, lq)
+	rows, err := read(lq)
 	if err != nil {
 		return nil, err
 	}

@@ -75,13 +75,21 @@ func (e *Engine) Find(ctx context.Context, acc Access, c Collection, q *query.Qu
 		return nil, err
 	}
 	lq.Start, lq.Limit = start, limit
-	rows, err := e.list(ctx, ct, lq)
+	var rows []Row
+	counted := false
+	if meta.WithCount {
+		rows, meta.Total, counted, err = e.listCounted(ctx, ct, lq)
+	} else {
+		rows, err = e.list(ctx, ct, lq)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if meta.WithCount {
-		if meta.Total, err = e.store.Count(ctx, ct, lq); err != nil {
-			return nil, err
+		if !counted {
+			if meta.Total, err = e.store.Count(ctx, ct, lq); err != nil {
+				return nil, err
+			}
 		}
 		if limit > 0 {
 			meta.PageCount = int((meta.Total + int64(limit) - 1) / int64(limit))

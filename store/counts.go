@@ -88,27 +88,35 @@ func (t *txn) flushCounts() error {
 // fastCount answers an unfiltered list's total from the counters; ok is
 // false when the query has conditions the counters cannot answer.
 func (s *Store) fastCount(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, bool, error) {
-	if q.Filter != nil || q.DocumentIDs != nil || q.RefAttr != nil {
+	c := &compiler{d: s.d}
+	stmt, ok := counterSQL(c, ct, q)
+	if !ok {
 		return 0, false, nil
-	}
-	conds := []string{"tbl = " + s.d.Placeholder(1)}
-	args := []any{ct.Table()}
-	switch q.Version {
-	case engine.VersionPublished:
-		args = append(args, true)
-		conds = append(conds, "published = "+s.d.Placeholder(len(args)))
-	case engine.VersionDraft:
-		args = append(args, false)
-		conds = append(conds, "published = "+s.d.Placeholder(len(args)))
-	}
-	if q.Locale != query.AllLocales {
-		args = append(args, q.Locale)
-		conds = append(conds, "locale = "+s.d.Placeholder(len(args)))
 	}
 	var n int64
 	s.statements.Add(1)
-	err := s.read.QueryRowContext(ctx, "SELECT COALESCE(SUM(n), 0) FROM stratum_counts WHERE "+strings.Join(conds, " AND "), args...).Scan(&n)
+	err := s.read.QueryRowContext(ctx, stmt, c.args...).Scan(&n)
 	return n, true, err
+}
+
+// counterSQL is the statement that sums a list's total from the counters,
+// its values bound on c; false when the list has a filter (its total is
+// counted in the table).
+func counterSQL(c *compiler, ct *models.ContentType, q *engine.ListQuery) (string, bool) {
+	if q.Filter != nil || q.DocumentIDs != nil || q.RefAttr != nil || ct.System {
+		return "", false
+	}
+	conds := []string{"tbl = " + c.bind(ct.Table())}
+	switch q.Version {
+	case engine.VersionPublished:
+		conds = append(conds, "published = "+c.bind(true))
+	case engine.VersionDraft:
+		conds = append(conds, "published = "+c.bind(false))
+	}
+	if q.Locale != query.AllLocales {
+		conds = append(conds, "locale = "+c.bind(q.Locale))
+	}
+	return "SELECT COALESCE(SUM(n), 0) FROM stratum_counts WHERE " + strings.Join(conds, " AND "), true
 }
 
 // recount sets a table's counters from its rows (after schema changes that

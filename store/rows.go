@@ -147,7 +147,7 @@ func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
 	var rawData, rawLarge sql.RawBytes
 	raw := false
 	switch sc.(type) {
-	case *sql.Rows, tagged:
+	case *sql.Rows, tagged, withTotal:
 		raw = true
 	}
 	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &data, &large}
