@@ -112,7 +112,13 @@ func (s *Store) queryRows(ctx context.Context, db querier, q string, args []any,
 	var out []engine.Row
 	// The whole read is run again: a stale prepared statement (another node
 	// changed a column's type) fails at the first row, not at the query.
-	err := again(ctx, func() error {
+	// Inside a transaction nothing can run again (it is aborted): the first
+	// error is the one to tell.
+	retry := again
+	if _, inTx := db.(*sql.Tx); inTx {
+		retry = func(_ context.Context, fn func() error) error { return fn() }
+	}
+	err := retry(ctx, func() error {
 		out = out[:0]
 		rows, err := db.QueryContext(ctx, q, args...)
 		if err != nil {
