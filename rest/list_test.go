@@ -10,6 +10,16 @@ import (
 	"github.com/stratum-cms/stratum/internal/testenv"
 )
 
+// createDoc POSTs data to path and returns the new document's documentId.
+func createDoc(t *testing.T, e *testenv.Env, path string, data map[string]any) any {
+	t.Helper()
+	r := e.Do("POST", path, map[string]any{"data": data})
+	if r.Status != 201 {
+		t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+	}
+	return r.Data()["documentId"]
+}
+
 // seedTags creates n tags named tag-00, tag-01, ...
 func seedTags(t *testing.T, e *testenv.Env, n int) {
 	t.Helper()
@@ -230,13 +240,7 @@ func TestPopulateCountAndPagination(t *testing.T) {
 func TestDeepFilterAndPopulateCost(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		e := open(t, db)
-		mk := func(path string, data map[string]any) any {
-			r := e.Do("POST", path, map[string]any{"data": data})
-			if r.Status != 201 {
-				t.Fatalf("%s: %d %s", path, r.Status, r.Body)
-			}
-			return r.Data()["documentId"]
-		}
+		mk := func(path string, data map[string]any) any { return createDoc(t, e, path, data) }
 		tech := mk("/api/categories", map[string]any{"name": "Tech"})
 		goCat := mk("/api/categories", map[string]any{"name": "Go", "parent": tech})
 		art := mk("/api/categories", map[string]any{"name": "Art"})
@@ -326,13 +330,7 @@ func TestCachedCountsFollowWrites(t *testing.T) {
 func TestBatchedPopulateMatchesSingle(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		e := open(t, db)
-		mk := func(path string, data map[string]any) any {
-			r := e.Do("POST", path, map[string]any{"data": data})
-			if r.Status != 201 {
-				t.Fatalf("%s: %d %s", path, r.Status, r.Body)
-			}
-			return r.Data()["documentId"]
-		}
+		mk := func(path string, data map[string]any) any { return createDoc(t, e, path, data) }
 		tech := mk("/api/categories", map[string]any{"name": "Tech"})
 		cats := []any{mk("/api/categories", map[string]any{"name": "Go", "parent": tech}), mk("/api/categories", map[string]any{"name": "Art"})}
 		authors := []any{mk("/api/authors", map[string]any{"name": "Ada"}), mk("/api/authors", map[string]any{"name": "Bob"})}
