@@ -213,18 +213,22 @@ func (p *populator) relation(ct *models.ContentType, a *models.Attribute, rows [
 	if a.IsMorphInverse() {
 		return p.morphInverse(ct, a, rows, docs, sub, v, locale)
 	}
-	if got, ok := pre[a]; ok {
-		return p.relationFinish(got.plan, rows, docs, sub, got.rows)
+	got, planned := pre[a]
+	if !planned {
+		rp, err := p.relationPlan(a, rows, extras, sub, v, locale)
+		if rp == nil || err != nil {
+			return err
+		}
+		got.plan = rp
 	}
-	rp, err := p.relationPlan(a, rows, extras, sub, v, locale)
-	if rp == nil || err != nil {
-		return err
+	if !got.read {
+		trows, err := p.e.list(p.ctx, got.plan.target, got.plan.lq)
+		if err != nil {
+			return err
+		}
+		got.rows = trows
 	}
-	trows, err := p.e.list(p.ctx, rp.target, rp.lq)
-	if err != nil {
-		return err
-	}
-	return p.relationFinish(rp, rows, docs, sub, trows)
+	return p.relationFinish(got.plan, rows, docs, sub, got.rows)
 }
 
 // relPlan is the read of one relation's targets for a page of rows.
@@ -361,11 +365,13 @@ func (p *populator) relationFinish(rp *relPlan, rows []Row, docs []*Document, su
 	return nil
 }
 
-// prefetch reads, in one round trip, the targets of the relations of this
-// level that a plain read serves (owning side, no sort, content types):
-// the rest are read one by one as they come.
+// prefetch plans the relations of this level that a plain read serves
+// (owning side, no sort, content types) and reads their targets in one
+// round trip when there are two or more; the rest are planned and read one
+// by one as they come.
 func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObject, pop map[string]*query.Populate,
 	v Version, locale string) (map[*models.Attribute]prefetched, error) {
+	out := map[*models.Attribute]prefetched{}
 	var plans []*relPlan
 	var items []BatchItem
 	ids := 0
@@ -387,27 +393,27 @@ func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObj
 		if err != nil {
 			return nil, err
 		}
-		if rp == nil || len(rp.lq.DocumentIDs) == 0 {
+		if rp == nil {
 			continue
 		}
-		// Each id is a bound value, and a statement takes at most 32,766
-		// (SQLite): a level with that many targets is read list by list.
-		if ids += len(rp.lq.DocumentIDs); ids > maxBatchIDs {
-			return nil, nil
+		out[a] = prefetched{plan: rp}
+		ids += len(rp.lq.DocumentIDs)
+		if len(rp.lq.DocumentIDs) > 0 {
+			plans = append(plans, rp)
+			items = append(items, BatchItem{Type: rp.target, Query: rp.lq})
 		}
-		plans = append(plans, rp)
-		items = append(items, BatchItem{Type: rp.target, Query: rp.lq})
 	}
-	if len(items) < 2 {
-		return nil, nil
+	// Each id is a bound value, and a statement takes at most 32,766
+	// (SQLite): a level with more targets is read list by list.
+	if len(items) < 2 || ids > maxBatchIDs {
+		return out, nil
 	}
 	lists, err := p.e.listBatch(p.ctx, items)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[*models.Attribute]prefetched, len(plans))
 	for i, rp := range plans {
-		out[rp.a] = prefetched{plan: rp, rows: lists[i]}
+		out[rp.a] = prefetched{plan: rp, rows: lists[i], read: true}
 	}
 	return out, nil
 }
@@ -415,10 +421,12 @@ func (p *populator) prefetch(ct *models.ContentType, rows []Row, extras []rawObj
 // maxBatchIDs bounds the document ids one batch binds.
 const maxBatchIDs = 10_000
 
-// prefetched is a relation's plan and the targets a batch read for it.
+// prefetched is a relation's plan and, when read is set, the targets a
+// batch read for it.
 type prefetched struct {
 	plan *relPlan
 	rows []Row
+	read bool
 }
 
 // page applies a populate's own pagination to one document's list.
