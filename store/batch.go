@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"strconv"
 	"strings"
@@ -51,28 +50,16 @@ func (s *Store) ListBatch(ctx context.Context, items []engine.BatchItem, limit i
 	if limit >= 0 {
 		b.WriteString(" LIMIT " + strconv.Itoa(limit))
 	}
-	s.statements.Add(1)
-	err := again(ctx, func() error {
+	err := s.readRows(ctx, s.read, b.String(), c.args, rowShape{tag: true, extra: true}, func() {
 		for i := range out {
 			out[i] = out[i][:0]
 		}
-		rows, err := s.read.QueryContext(ctx, b.String(), c.args...)
-		if err != nil {
-			return err
+	}, func(q int, r engine.Row, _ int64) error {
+		if q < 0 || q >= len(out) {
+			return errBatchTag
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var q int
-			r, err := s.scan(tagged{rows: rows, q: &q}, true)
-			if err != nil {
-				return err
-			}
-			if q < 0 || q >= len(out) {
-				return errBatchTag
-			}
-			out[q] = append(out[q], r)
-		}
-		return rows.Err()
+		out[q] = append(out[q], r)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -84,13 +71,3 @@ var (
 	errBatchSystem = errors.New("store: a batch reads content types only")
 	errBatchTag    = errors.New("store: a batch row of no list")
 )
-
-// tagged scans a batch row: its list's position, then a row's columns.
-type tagged struct {
-	rows *sql.Rows
-	q    *int
-}
-
-func (t tagged) Scan(dest ...any) error {
-	return t.rows.Scan(append([]any{t.q}, dest...)...)
-}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
@@ -33,19 +32,17 @@ func (s *Store) ListCounted(ctx context.Context, ct *models.ContentType, q *engi
 		return nil, 0, false, err
 	}
 	var n int64
-	rows, err := s.queryRows(ctx, s.read, stmt, c.args, func(sc scanner) (engine.Row, error) {
-		return s.scan(withTotal{rows: sc.(*sql.Rows), n: &n}, q.WithExtra)
-	})
+	var rows []engine.Row
+	if q.Limit > 0 {
+		rows = make([]engine.Row, 0, min(q.Limit, 100))
+	}
+	err = s.readRows(ctx, s.read, stmt, c.args, rowShape{extra: q.WithExtra, total: true}, func() { rows = rows[:0] },
+		func(_ int, r engine.Row, total int64) error {
+			rows, n = append(rows, r), total
+			return nil
+		})
 	if err != nil || len(rows) == 0 {
 		return rows, 0, false, err
 	}
 	return rows, n, true, nil
 }
-
-// withTotal scans a row of ListCounted: a row's columns, then the total.
-type withTotal struct {
-	rows *sql.Rows
-	n    *int64
-}
-
-func (w withTotal) Scan(dest ...any) error { return w.rows.Scan(append(dest, w.n)...) }

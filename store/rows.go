@@ -30,21 +30,23 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 		return s.listByRelationSort(ctx, ct, q, rs)
 	}
 	c := &compiler{d: s.d}
+	if ct.System { // users, roles, files, admins: their columns (system.go)
+		cols, attrs := systemSelect(ct)
+		stmt, err := s.listSQL(c, ct, q, cols)
+		if err != nil {
+			return nil, err
+		}
+		return s.queryRows(ctx, s.read, stmt, c.args, func(sc scanner) (engine.Row, error) { return s.scanSystem(sc, attrs) })
+	}
 	cols := rowCols
 	if q.WithExtra {
 		cols += ", t0.extra"
-	}
-	scan := func(sc scanner) (engine.Row, error) { return s.scan(sc, q.WithExtra) }
-	if ct.System { // users, roles, files, admins: their columns (system.go)
-		var attrs []*models.Attribute
-		cols, attrs = systemSelect(ct)
-		scan = func(sc scanner) (engine.Row, error) { return s.scanSystem(sc, attrs) }
 	}
 	stmt, err := s.listSQL(c, ct, q, cols)
 	if err != nil {
 		return nil, err
 	}
-	return s.queryRows(ctx, s.read, stmt, c.args, scan)
+	return s.queryHint(ctx, s.read, stmt, c.args, q.WithExtra, q.Limit)
 }
 
 // listSQL is a list's statement selecting cols; its values are added to
@@ -102,7 +104,24 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 }
 
 func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
-	return s.queryRows(ctx, db, q, args, func(sc scanner) (engine.Row, error) { return s.scan(sc, extra) })
+	return s.queryHint(ctx, db, q, args, extra, 0)
+}
+
+// queryHint is query for about hint rows (a page's limit; 0 or less: unknown).
+func (s *Store) queryHint(ctx context.Context, db querier, q string, args []any, extra bool, hint int) ([]engine.Row, error) {
+	var out []engine.Row
+	if hint > 0 {
+		out = make([]engine.Row, 0, min(hint, 100))
+	}
+	err := s.readRows(ctx, db, q, args, rowShape{extra: extra}, func() { out = out[:0] },
+		func(_ int, r engine.Row, _ int64) error {
+			out = append(out, r)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // queryRows runs a SELECT of rows (retried when the database asks) and
@@ -153,7 +172,7 @@ func (s *Store) scan(sc scanner, extra bool) (engine.Row, error) {
 	var rawData, rawLarge sql.RawBytes
 	raw := false
 	switch sc.(type) {
-	case *sql.Rows, tagged, withTotal:
+	case *sql.Rows, shaped:
 		raw = true
 	}
 	dest := []any{&r.ID, &r.DocumentID, &r.Locale, &pub, &created, &updated, &data, &large}
