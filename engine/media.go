@@ -248,7 +248,7 @@ func selectFileFields(b []byte, f json.RawMessage, fields []string) []byte {
 			b = append(b, ',')
 		}
 		n++
-		b = strconv.AppendQuote(b, k)
+		b = appendQuoted(b, k)
 		b = append(b, ':')
 		b = append(b, v...)
 	}

@@ -525,7 +525,7 @@ func (p *populator) componentOf(b []byte, c *models.Component, m rawObject, sub 
 	b = append(b, '{')
 	if zone {
 		b = append(b, `"__component":`...)
-		b = strconv.AppendQuote(b, c.UID)
+		b = appendQuoted(b, c.UID)
 		b = append(b, ',')
 	}
 	b = append(b, `"id":`...)
@@ -574,7 +574,7 @@ func (p *populator) componentOf(b []byte, c *models.Component, m rawObject, sub 
 			}
 		}
 		b = append(b, ',')
-		b = strconv.AppendQuote(b, a.Name)
+		b = appendQuoted(b, a.Name)
 		b = append(b, ':')
 		b = append(b, val...)
 	}

@@ -150,17 +150,41 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString returns the index after the string that starts at b[i] ('"'),
-// -1 if it does not end.
+// -1 if it does not end. It jumps from quote to quote (long text fields
+// are most of a row): a quote ends the string unless an odd number of
+// backslashes stands before it.
 func skipString(b []byte, i int) int {
 	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		n := 0
+		for p := j - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
 			return j + 1
 		}
 	}
 	return -1
+}
+
+// appendQuoted appends s as a JSON string. Names, ids and locales are
+// plain ASCII and are copied as they are; anything else is escaped as
+// encoding/json does (strconv.AppendQuote writes Go escapes such as \x01
+// that JSON does not have, and was a hot spot besides).
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			v, _ := json.Marshal(s)
+			return append(b, v...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // skipValue returns the index after the value that starts at b[i], -1 if

@@ -16,6 +16,8 @@ var rawJSONCases = []string{
 	`{"tags":["A1","B2"],"category":"C3","seo":{"id":4,"metaTitle":"T"}}`,
 	`[{"__component":"shared.quote","id":1},{"__component":"shared.rich-text","body":"[{"}]`,
 	`["a",null,"b\\n"]`,
+	`{"a":"ends in a backslash\\\\","b":"quote \\" and \\\\\\" inside","c":"\\\\"}`,
+	`{"a":"\\\\\\"}`, `{"a":"unterminated\\\"}`,
 	`{"a":1`, `{"a":}`, `{"a" 1}`, `[1,2`, `{"a":[1,2}`, `{"a":{"b":1]}`, `{1:2}`,
 }
 
@@ -89,4 +91,14 @@ func FuzzParseObject(f *testing.F) {
 		}
 		eachElement([]byte(s), func(json.RawMessage) {})
 	})
+}
+
+func TestAppendQuotedIsJSON(t *testing.T) {
+	for _, s := range []string{"", "plain-id_09", "en", "quote\" back\\", "tab\tnl\n\x01", "é 漢字", "<b>&", "\u2028"} {
+		got := appendQuoted([]byte("x"), s)
+		var back string
+		if err := json.Unmarshal(got[1:], &back); err != nil || back != s || got[0] != 'x' {
+			t.Errorf("appendQuoted(%q) = %s (%v)", s, got, err)
+		}
+	}
 }

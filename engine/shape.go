@@ -86,10 +86,10 @@ func (d *Document) AppendJSON(b []byte, f Format) []byte {
 	b = append(b, `{"id":`...)
 	b = strconv.AppendInt(b, d.ID, 10)
 	b = append(b, `,"documentId":`...)
-	b = strconv.AppendQuote(b, d.DocumentID)
+	b = appendQuoted(b, d.DocumentID)
 	if d.Type != "" {
 		b = append(b, `,"__type":`...)
-		b = strconv.AppendQuote(b, d.Type)
+		b = appendQuoted(b, d.Type)
 	}
 	if f == FormatV4 {
 		b = append(b, `,"attributes":{`...)
@@ -108,7 +108,7 @@ func (d *Document) AppendJSON(b []byte, f Format) []byte {
 	for i := range d.Related {
 		r := &d.Related[i]
 		sep()
-		b = strconv.AppendQuote(b, r.Name)
+		b = appendQuoted(b, r.Name)
 		b = append(b, ':')
 		b = r.appendJSON(b, f)
 	}
@@ -127,7 +127,7 @@ func (d *Document) AppendJSON(b []byte, f Format) []byte {
 	if d.Localized && d.Hide&hideLocale == 0 {
 		sep()
 		b = append(b, `"locale":`...)
-		b = strconv.AppendQuote(b, d.Locale)
+		b = appendQuoted(b, d.Locale)
 	}
 	if f == FormatV4 {
 		b = append(b, '}')
@@ -211,7 +211,7 @@ func shape(ct *models.ContentType, r *Row, fields []string) *Document {
 		if len(buf) > 0 {
 			buf = append(buf, ',')
 		}
-		buf = strconv.AppendQuote(buf, f)
+		buf = appendQuoted(buf, f)
 		buf = append(buf, ':')
 		if v, ok := m[f]; ok {
 			buf = append(buf, v...)
@@ -284,7 +284,7 @@ func appendV4File(b []byte, f json.RawMessage) []byte {
 			if len(attrs) > 0 {
 				attrs = append(attrs, ',')
 			}
-			attrs = strconv.AppendQuote(attrs, k.(string))
+			attrs = appendQuoted(attrs, k.(string))
 			attrs = append(attrs, ':')
 			attrs = append(attrs, v...)
 		}

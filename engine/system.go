@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/stratum-cms/stratum/errs"
 	"github.com/stratum-cms/stratum/models"
@@ -77,7 +76,7 @@ func (e *Engine) PopulateExtension(ctx context.Context, acc Access, ct *models.C
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendQuote(b, r.Name)
+			b = appendQuoted(b, r.Name)
 			b = append(b, ':')
 			b = r.appendJSON(b, FormatV5)
 		}

@@ -116,7 +116,7 @@ func counterSQL(c *compiler, ct *models.ContentType, q *engine.ListQuery) (strin
 	if q.Locale != query.AllLocales {
 		conds = append(conds, "locale = "+c.bind(q.Locale))
 	}
-	return "SELECT COALESCE(SUM(n), 0) FROM stratum_counts WHERE " + strings.Join(conds, " AND "), true
+	return "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM stratum_counts WHERE " + strings.Join(conds, " AND "), true
 }
 
 // recount sets a table's counters from its rows (after schema changes that
