@@ -41,6 +41,8 @@
 #                 ARTICLES must then be a multiple of ENGINE_SEED.
 #   ONLY          space-separated slugs of the rows to measure (default: all):
 #                 list one filtered populate nocount populate2 deep relsort popall graphql
+#                 create (POSTs new articles with an API token; on PostgreSQL
+#                 they are deleted again when the script ends)
 #   GOMAXPROCS, GOGC, GOMEMLIMIT are passed to the server as usual.
 set -euo pipefail
 
@@ -238,10 +240,49 @@ if [ "${EXTRA:-1}" = 1 ]; then
   )
   SLUGS+=(nocount populate2 deep relsort popall graphql)
   BODIES[9]='{"query":"{ articles(pagination:{pageSize:25}, sort:[\"title\"]) { data { id attributes { title views category { data { id attributes { name } } } tags { data { id attributes { name } } } } } meta { pagination { total } } } }"}'
+  # Creates last: they add articles (removed again at the end on PostgreSQL).
+  NAMES+=("create an article (API token)")
+  PATHS+=("/api/articles")
+  SLUGS+=(create)
+fi
+# The create row: a full-access API token, and a Lua script that sends a
+# new article each time (title, numbers, a component, a category and two
+# tags by documentId), unique per run, thread and request.
+CREATE_I=""
+for i in "${!SLUGS[@]}"; do [ "${SLUGS[$i]}" = create ] && CREATE_I=$i; done
+if [ -n "$CREATE_I" ] && { [ -z "$ONLY" ] || [[ " $ONLY " == *" create "* ]]; }; then
+  TOKEN="$("$BIN" token create --name "load-$$-$(now_ms)" --type full-access --dir "$PROJECT" 2>/dev/null)" || die "token create failed"
+  CAT_ID="$(curl -s --max-time 10 "$BASE/api/categories?pagination%5BpageSize%5D=1" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4)"
+  TAG_IDS="$(curl -s --max-time 10 "$BASE/api/tags?pagination%5BpageSize%5D=2" | grep -o '"documentId":"[a-z0-9]*"' | cut -d'"' -f4 | paste -sd' ')"
+  read -r TAG1 TAG2 <<<"$TAG_IDS"
+  [ -n "$CAT_ID" ] && [ -n "${TAG2:-}" ] || die "no category or tags to relate new articles to"
+  CREATE_LUA="$TMP/create.lua"
+  cat >"$CREATE_LUA" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+local n = 0
+request = function()
+  n = n + 1
+  local title = "Load $$ $(now_ms) " .. tid .. " " .. n
+  local body = '{"data":{"title":"' .. title .. '","summary":"written by bench/load.sh","views":' .. n ..
+    ',"rating":4.5,"kind":"news","seo":{"metaTitle":"' .. title .. '"},"category":"$CAT_ID","tags":["$TAG1","$TAG2"]}}'
+  return wrk.format(nil, nil, nil, body)
+end
+LUA
+  code="$(curl -s --max-time 10 -o "$TMP/check.create" -w '%{http_code}' -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    -d "{\"data\":{\"title\":\"Load check $$\",\"summary\":\"written by bench/load.sh\",\"category\":\"$CAT_ID\",\"tags\":[\"$TAG1\"]}}" "$BASE/api/articles")"
+  [ "$code" = 200 ] || [ "$code" = 201 ] || die "POST /api/articles answered $code: $(head -c 300 "$TMP/check.create")"
 fi
 # wrk_args I: the extra wrk arguments of row I (a Lua script for a POST).
 wrk_args() {
   local i=$1
+  if [ "$i" = "$CREATE_I" ]; then printf '%s\n' -s "$CREATE_LUA"; return 0; fi
   [ -n "${BODIES[$i]:-}" ] || return 0
   local lua="$TMP/body.$i.lua"
   if [ ! -f "$lua" ]; then
@@ -251,6 +292,7 @@ wrk_args() {
 }
 for i in "${!PATHS[@]}"; do
   p="${PATHS[$i]}"
+  [ "$i" = "$CREATE_I" ] && continue # checked above
   if [ -n "${BODIES[$i]:-}" ]; then
     code="$(curl -s --max-time 10 -o "$TMP/check.$i" -w '%{http_code}' -H 'Content-Type: application/json' -d "${BODIES[$i]}" "$BASE$p")"
     grep -q '"errors"' "$TMP/check.$i" && die "POST $p answered errors: $(head -c 300 "$TMP/check.$i")"
@@ -385,6 +427,14 @@ done
 wait "$SERVER_PID" 2>/dev/null && EXIT=0 || EXIT=$?
 STOP_MS=$(( $(now_ms) - t0 ))
 SERVER_PID=""
+
+# The articles the create row wrote go again (PostgreSQL keeps its database
+# between runs with KEEP_DB=1), with the counters of the table.
+if [ -n "${TOKEN:-}" ] && [ "$DB" = postgres ]; then
+  psql_q "$DATABASE_URL" "DELETE FROM articles WHERE large->>'summary' = 'written by bench/load.sh'" >/dev/null
+  psql_q "$DATABASE_URL" "DELETE FROM stratum_counts WHERE tbl = 'articles'; INSERT INTO stratum_counts (tbl, published, locale, n) SELECT 'articles', published_at IS NOT NULL, locale, COUNT(*) FROM articles GROUP BY 2, 3" >/dev/null
+  psql_q "$DATABASE_URL" "VACUUM ANALYZE articles" >/dev/null
+fi
 
 # ---- report ----
 echo

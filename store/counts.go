@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,21 +43,22 @@ func (t *txn) touch(table string) {
 	t.touched[table] = true
 }
 
+// countShards is how many rows share a table's counters and version on
+// PostgreSQL; a transaction changes those of one shard, chosen at random,
+// so concurrent writers to a table rarely wait on each other's row locks.
+// SQLite has one writer at a time: one shard.
+const countShards = 16
+
 // flushCounts applies the transaction's count changes and version bumps
-// just before commit, always in the same key order, so concurrent writers
-// never deadlock on these rows.
+// just before commit, in one statement (fewer round trips while the rows
+// are locked), always in the same key order, so concurrent writers never
+// deadlock on these rows.
 func (t *txn) flushCounts() error {
 	tables := make([]string, 0, len(t.touched))
 	for tbl := range t.touched {
 		tables = append(tables, tbl)
 	}
 	sort.Strings(tables)
-	for _, tbl := range tables {
-		_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+t.ph(1)+", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl)
-		if err != nil {
-			return err
-		}
-	}
 	t.touched = nil
 	keys := make([]countKey, 0, len(t.deltas))
 	for k, d := range t.deltas {
@@ -74,15 +76,56 @@ func (t *txn) flushCounts() error {
 		}
 		return a.locale < b.locale
 	})
-	for _, k := range keys {
-		_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_counts (tbl, published, locale, n) VALUES ("+t.ph(1)+", "+t.ph(2)+", "+t.ph(3)+", "+t.ph(4)+
-			") ON CONFLICT (tbl, published, locale) DO UPDATE SET n = stratum_counts.n + excluded.n", k.tbl, k.published, k.locale, t.deltas[k])
-		if err != nil {
-			return err
+	if len(tables) == 0 && len(keys) == 0 {
+		return nil
+	}
+	shard := 0
+	if t.s.d.Name() == "postgres" {
+		shard = rand.IntN(countShards)
+	}
+	var args []any
+	bind := func(v any) string {
+		args = append(args, v)
+		return t.ph(len(args))
+	}
+	var stmts []string
+	if len(tables) > 0 {
+		rows := make([]string, len(tables))
+		for i, tbl := range tables {
+			rows[i] = "(" + bind(tbl) + ", " + strconv.Itoa(shard) + ", 1)"
 		}
+		stmts = append(stmts, "INSERT INTO stratum_versions (tbl, shard, v) VALUES "+strings.Join(rows, ", ")+
+			" ON CONFLICT (tbl, shard) DO UPDATE SET v = stratum_versions.v + 1")
+	}
+	if len(keys) > 0 {
+		rows := make([]string, len(keys))
+		for i, k := range keys {
+			rows[i] = "(" + bind(k.tbl) + ", " + bind(k.published) + ", " + bind(k.locale) + ", " + strconv.Itoa(shard) + ", " + bind(t.deltas[k]) + ")"
+		}
+		stmts = append(stmts, "INSERT INTO stratum_counts (tbl, published, locale, shard, n) VALUES "+strings.Join(rows, ", ")+
+			" ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = stratum_counts.n + excluded.n")
 	}
 	t.deltas = nil
-	return nil
+	if len(stmts) == 2 && t.s.d.Name() == "postgres" {
+		// One round trip: the versions as a data-modifying WITH.
+		stmts = []string{"WITH v AS (" + stmts[0] + ") " + stmts[1]}
+	}
+	if len(stmts) == 1 {
+		_, err := t.count().ExecContext(t.ctx, stmts[0], args...)
+		return err
+	}
+	// SQLite, both: the versions' values are the first len(tables).
+	if _, err := t.count().ExecContext(t.ctx, stmts[0], args[:len(tables)]...); err != nil {
+		return err
+	}
+	_, err := t.count().ExecContext(t.ctx, stmts[1], args[len(tables):]...)
+	return err
+}
+
+// bumpVersionSQL moves a table's version (shard 0) outside flushCounts.
+func bumpVersionSQL(d Dialect) string {
+	return "INSERT INTO stratum_versions (tbl, shard, v) VALUES (" + d.Placeholder(1) +
+		", 0, 1) ON CONFLICT (tbl, shard) DO UPDATE SET v = stratum_versions.v + 1"
 }
 
 // fastCount answers an unfiltered list's total from the counters; ok is
@@ -127,7 +170,7 @@ func recount(ctx context.Context, db querier, d Dialect, table string) error {
 	}
 	_, err := db.ExecContext(ctx, "INSERT INTO stratum_counts (tbl, published, locale, n) SELECT "+d.Placeholder(1)+
 		", published_at IS NOT NULL, locale, COUNT(*) FROM "+quote(table)+" WHERE true GROUP BY published_at IS NOT NULL, locale"+
-		" ON CONFLICT (tbl, published, locale) DO UPDATE SET n = excluded.n", table)
+		" ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = excluded.n", table)
 	return err
 }
 
@@ -161,7 +204,7 @@ const countCacheSize = 4096
 func (s *Store) versions(ctx context.Context, tables []string) (string, error) {
 	tables = uniqueSorted(tables)
 	in, args := bindList(s.d, tables)
-	rows, err := s.read.QueryContext(ctx, "SELECT tbl, v FROM stratum_versions WHERE tbl IN ("+in+") ORDER BY tbl", args...)
+	rows, err := s.read.QueryContext(ctx, "SELECT tbl, CAST(SUM(v) AS BIGINT) FROM stratum_versions WHERE tbl IN ("+in+") GROUP BY tbl ORDER BY tbl", args...)
 	if err != nil {
 		return "", err
 	}

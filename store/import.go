@@ -46,8 +46,7 @@ func (s *Store) Import(ctx context.Context, fn func(*ImportTx) error) error {
 	}
 	sort.Strings(tables)
 	for _, tbl := range tables {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+s.d.Placeholder(1)+
-			", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl); err != nil {
+		if _, err := tx.ExecContext(ctx, bumpVersionSQL(s.d), tbl); err != nil {
 			_ = tx.Rollback()
 			return err
 		}
@@ -241,8 +240,7 @@ func recountChanged(ctx context.Context, q querier, d Dialect, tbl string) error
 	if err := recount(ctx, q, d, tbl); err != nil {
 		return fmt.Errorf("count %s: %w", tbl, err)
 	}
-	_, err := q.ExecContext(ctx, "INSERT INTO stratum_versions (tbl, v) VALUES ("+d.Placeholder(1)+
-		", 1) ON CONFLICT (tbl) DO UPDATE SET v = stratum_versions.v + 1", tbl)
+	_, err := q.ExecContext(ctx, bumpVersionSQL(d), tbl)
 	return err
 }
 

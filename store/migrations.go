@@ -207,6 +207,35 @@ var migrations = []migration{
 			`ALTER TABLE up_roles ADD COLUMN IF NOT EXISTS extra jsonb NOT NULL DEFAULT '{}'`,
 		},
 	},
+	{
+		// Every write transaction updated the same counter and version rows
+		// of its table, so concurrent writers to one table queued on those
+		// row locks until each commit (creates stopped at about 800/s). A
+		// writer now changes the rows of one of several shards; totals and
+		// versions are sums over the shards (counts.go). Nodes of an older
+		// version cannot write after this (their upserts name the old key):
+		// upgrade every node together.
+		version: 6,
+		name:    "sharded counters and versions",
+		sqlite: []string{
+			`CREATE TABLE stratum_counts_sharded (tbl text, published numeric, locale text, shard integer NOT NULL DEFAULT 0, n integer NOT NULL, PRIMARY KEY (tbl, published, locale, shard))`,
+			`INSERT INTO stratum_counts_sharded (tbl, published, locale, shard, n) SELECT tbl, published, locale, 0, n FROM stratum_counts`,
+			`DROP TABLE stratum_counts`,
+			`ALTER TABLE stratum_counts_sharded RENAME TO stratum_counts`,
+			`CREATE TABLE stratum_versions_sharded (tbl text, shard integer NOT NULL DEFAULT 0, v integer NOT NULL, PRIMARY KEY (tbl, shard))`,
+			`INSERT INTO stratum_versions_sharded (tbl, shard, v) SELECT tbl, 0, v FROM stratum_versions`,
+			`DROP TABLE stratum_versions`,
+			`ALTER TABLE stratum_versions_sharded RENAME TO stratum_versions`,
+		},
+		postgres: []string{
+			`ALTER TABLE stratum_counts ADD COLUMN IF NOT EXISTS shard smallint NOT NULL DEFAULT 0`,
+			`ALTER TABLE stratum_counts DROP CONSTRAINT IF EXISTS stratum_counts_pkey`,
+			`ALTER TABLE stratum_counts ADD PRIMARY KEY (tbl, published, locale, shard)`,
+			`ALTER TABLE stratum_versions ADD COLUMN IF NOT EXISTS shard smallint NOT NULL DEFAULT 0`,
+			`ALTER TABLE stratum_versions DROP CONSTRAINT IF EXISTS stratum_versions_pkey`,
+			`ALTER TABLE stratum_versions ADD PRIMARY KEY (tbl, shard)`,
+		},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.
