@@ -38,6 +38,7 @@ func run() error {
 	port := flag.Int("port", 1339, "API port")
 	pp := flag.String("pprof", "127.0.0.1:6061", "pprof listen address")
 	flag.Parse()
+	app.TuneGC(os.Getenv) // as stratum serve
 	start := time.Now()
 	a, err := app.Open(*dir, app.Options{})
 	if err != nil {

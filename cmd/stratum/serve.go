@@ -34,6 +34,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	app.TuneGC(os.Getenv)
 	start := time.Now()
 	a, err := open(*dir, log)
 	if err != nil {
