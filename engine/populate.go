@@ -148,6 +148,31 @@ type populator struct {
 	// mediaOrder holds, per media attribute populated with filters or a
 	// sort, the files that matched and their order (filterMedia).
 	mediaOrder map[*models.Attribute]mediaOrder
+	// spare holds member lists of component items already rendered, for
+	// the next items (a page has hundreds of them).
+	spare []rawObject
+}
+
+// scratch splits a component item into a reused member list; give it
+// back with release once nothing refers to it.
+func (p *populator) scratch(raw []byte) rawObject {
+	var buf rawObject
+	if n := len(p.spare); n > 0 {
+		buf, p.spare = p.spare[n-1], p.spare[:n-1]
+	} else {
+		buf = make(rawObject, 0, 16)
+	}
+	m := parseObjectInto(buf, raw)
+	if m == nil {
+		p.release(buf)
+	}
+	return m
+}
+
+func (p *populator) release(m rawObject) {
+	if m != nil {
+		p.spare = append(p.spare, m[:0])
+	}
 }
 
 func (p *populator) run(ct *models.ContentType, rows []Row, docs []*Document, pop map[string]*query.Populate, v Version, locale string) error {
@@ -473,8 +498,11 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 	switch a.Type {
 	case models.TypeComponent:
 		c := p.schema.Component(a.Component)
+		// The rendered value is about the stored one's size (members
+		// reordered, names quoted again): one allocation, not a growing slice.
+		b := make([]byte, 0, len(raw)+len(raw)/4+32)
 		if a.Repeatable {
-			b := []byte{'['}
+			b = append(b, '[')
 			n := 0
 			eachElement(raw, func(it json.RawMessage) {
 				if n > 0 {
@@ -488,12 +516,14 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 		if len(raw) == 0 || string(raw) == "null" {
 			return []byte("null")
 		}
-		return p.component(nil, c, raw, sub, false)
+		return p.component(b, c, raw, sub, false)
 	case models.TypeDynamicZone:
-		b := []byte{'['}
+		b := make([]byte, 0, len(raw)+len(raw)/4+32)
+		b = append(b, '[')
 		n := 0
 		eachElement(raw, func(it json.RawMessage) {
-			m := parseObject(it)
+			m := p.scratch(it)
+			defer p.release(m)
 			uid, _ := rawString(m.get("__component"))
 			c := p.schema.Component(uid)
 			if c == nil {
@@ -517,7 +547,10 @@ func (p *populator) inline(a *models.Attribute, raw json.RawMessage, sub *query.
 // component renders one component value: id, (__component), its visible
 // scalars in schema order, and the nested attributes sub asks for.
 func (p *populator) component(b []byte, c *models.Component, raw json.RawMessage, sub *query.Populate, zone bool) []byte {
-	return p.componentOf(b, c, parseObject(raw), sub, zone)
+	m := p.scratch(raw)
+	b = p.componentOf(b, c, m, sub, zone)
+	p.release(m)
+	return b
 }
 
 // componentOf is component with the item's members already split.
@@ -594,10 +627,11 @@ func (p *populator) componentRelations(a *models.Attribute, extras []rawObject, 
 		if len(nested) == 0 {
 			return // nothing below this item to fetch
 		}
-		m := parseObject(raw)
+		m := p.scratch(raw)
 		if m == nil {
 			return
 		}
+		defer p.release(m)
 		for _, ca := range c.Attributes {
 			ns, ok := nested[ca.Name]
 			if !ok {

@@ -31,11 +31,16 @@ func (o rawObject) get(name string) json.RawMessage {
 // parseObject splits a JSON object into its members; nil when b is not an
 // object (null, a list, malformed).
 func parseObject(b []byte) rawObject {
+	return parseObjectInto(make(rawObject, 0, 8), b)
+}
+
+// parseObjectInto is parseObject appending to out[:0] (a reused buffer).
+func parseObjectInto(out rawObject, b []byte) rawObject {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil
 	}
-	out := make(rawObject, 0, 8)
+	out = out[:0]
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return out
@@ -94,7 +99,8 @@ func eachElement(b []byte, fn func(json.RawMessage)) bool {
 	if i >= len(b) || b[i] != '[' {
 		return false
 	}
-	var elems [][]byte
+	var buf [16][]byte // most lists are short: no allocation
+	elems := buf[:0]
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return true
