@@ -96,6 +96,15 @@ cleanup() {
     for _ in $(seq 1 100); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$SERVER_PID" 2>/dev/null || true
   fi
+  # What the create row wrote goes again, also when the script stops early
+  # (PostgreSQL keeps its database between runs with KEEP_DB=1): the
+  # articles, the table's counters made again, the token.
+  if [ -n "${TOKEN_NAME:-}" ] && [ "${DB:-}" = postgres ]; then
+    psql_q "$DATABASE_URL" "DELETE FROM articles WHERE large->>'summary' = 'written by bench/load.sh'" >/dev/null || true
+    psql_q "$DATABASE_URL" "DELETE FROM stratum_counts WHERE tbl = 'articles'; INSERT INTO stratum_counts (tbl, published, locale, n) SELECT 'articles', published_at IS NOT NULL, locale, COUNT(*) FROM articles GROUP BY 2, 3" >/dev/null || true
+    psql_q "$DATABASE_URL" "DELETE FROM stratum_api_tokens WHERE name = '$TOKEN_NAME'" >/dev/null || true
+    psql_q "$DATABASE_URL" "VACUUM ANALYZE articles" >/dev/null || true
+  fi
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -251,9 +260,10 @@ fi
 CREATE_I=""
 for i in "${!SLUGS[@]}"; do [ "${SLUGS[$i]}" = create ] && CREATE_I=$i; done
 if [ -n "$CREATE_I" ] && { [ -z "$ONLY" ] || [[ " $ONLY " == *" create "* ]]; }; then
-  TOKEN="$("$BIN" token create --name "load-$$-$(now_ms)" --type full-access --dir "$PROJECT" 2>/dev/null)" || die "token create failed"
-  CAT_ID="$(curl -s --max-time 10 "$BASE/api/categories?pagination%5BpageSize%5D=1" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4)"
-  TAG_IDS="$(curl -s --max-time 10 "$BASE/api/tags?pagination%5BpageSize%5D=2" | grep -o '"documentId":"[a-z0-9]*"' | cut -d'"' -f4 | paste -sd' ')"
+  TOKEN_NAME="load-$$-$(now_ms)"
+  TOKEN="$("$BIN" token create --name "$TOKEN_NAME" --type full-access --dir "$PROJECT" 2>/dev/null)" || die "token create failed"
+  CAT_ID="$(curl -s --max-time 10 "$BASE/api/categories?pagination%5BpageSize%5D=1" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4 || true)"
+  TAG_IDS="$(curl -s --max-time 10 "$BASE/api/tags?pagination%5BpageSize%5D=2" | grep -o '"documentId":"[a-z0-9]*"' | cut -d'"' -f4 | paste -sd' ' || true)"
   read -r TAG1 TAG2 <<<"$TAG_IDS"
   [ -n "$CAT_ID" ] && [ -n "${TAG2:-}" ] || die "no category or tags to relate new articles to"
   CREATE_LUA="$TMP/create.lua"
@@ -427,14 +437,6 @@ done
 wait "$SERVER_PID" 2>/dev/null && EXIT=0 || EXIT=$?
 STOP_MS=$(( $(now_ms) - t0 ))
 SERVER_PID=""
-
-# The articles the create row wrote go again (PostgreSQL keeps its database
-# between runs with KEEP_DB=1), with the counters of the table.
-if [ -n "${TOKEN:-}" ] && [ "$DB" = postgres ]; then
-  psql_q "$DATABASE_URL" "DELETE FROM articles WHERE large->>'summary' = 'written by bench/load.sh'" >/dev/null
-  psql_q "$DATABASE_URL" "DELETE FROM stratum_counts WHERE tbl = 'articles'; INSERT INTO stratum_counts (tbl, published, locale, n) SELECT 'articles', published_at IS NOT NULL, locale, COUNT(*) FROM articles GROUP BY 2, 3" >/dev/null
-  psql_q "$DATABASE_URL" "VACUUM ANALYZE articles" >/dev/null
-fi
 
 # ---- report ----
 echo

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -50,9 +51,10 @@ func (t *txn) touch(table string) {
 const countShards = 16
 
 // flushCounts applies the transaction's count changes and version bumps
-// just before commit, in one statement (fewer round trips while the rows
-// are locked), always in the same key order, so concurrent writers never
-// deadlock on these rows.
+// just before commit, in one statement on PostgreSQL (fewer round trips
+// while the rows are locked), always in the same order (version rows, then
+// counter rows, each sorted by key), so concurrent writers never deadlock
+// on these rows.
 func (t *txn) flushCounts() error {
 	tables := make([]string, 0, len(t.touched))
 	for tbl := range t.touched {
@@ -88,38 +90,58 @@ func (t *txn) flushCounts() error {
 		args = append(args, v)
 		return t.ph(len(args))
 	}
-	var stmts []string
+	pg := t.s.d.Name() == "postgres"
+	both := len(tables) > 0 && len(keys) > 0
+	var versions, counts string
 	if len(tables) > 0 {
 		rows := make([]string, len(tables))
 		for i, tbl := range tables {
 			rows[i] = "(" + bind(tbl) + ", " + strconv.Itoa(shard) + ", 1)"
 		}
-		stmts = append(stmts, "INSERT INTO stratum_versions (tbl, shard, v) VALUES "+strings.Join(rows, ", ")+
-			" ON CONFLICT (tbl, shard) DO UPDATE SET v = stratum_versions.v + 1")
+		versions = "INSERT INTO stratum_versions (tbl, shard, v) VALUES " + strings.Join(rows, ", ") +
+			" ON CONFLICT (tbl, shard) DO UPDATE SET v = stratum_versions.v + 1"
 	}
+	nVersionArgs := len(args)
 	if len(keys) > 0 {
 		rows := make([]string, len(keys))
 		for i, k := range keys {
-			rows[i] = "(" + bind(k.tbl) + ", " + bind(k.published) + ", " + bind(k.locale) + ", " + strconv.Itoa(shard) + ", " + bind(t.deltas[k]) + ")"
+			if pg && both { // typed: below, the values are a SELECT's, not an INSERT's
+				rows[i] = "(" + bind(k.tbl) + "::text, " + bind(k.published) + "::boolean, " + bind(k.locale) + "::text, " +
+					strconv.Itoa(shard) + "::smallint, " + bind(t.deltas[k]) + "::bigint)"
+			} else {
+				rows[i] = "(" + bind(k.tbl) + ", " + bind(k.published) + ", " + bind(k.locale) + ", " + strconv.Itoa(shard) + ", " + bind(t.deltas[k]) + ")"
+			}
 		}
-		stmts = append(stmts, "INSERT INTO stratum_counts (tbl, published, locale, shard, n) VALUES "+strings.Join(rows, ", ")+
-			" ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = stratum_counts.n + excluded.n")
+		values := "VALUES " + strings.Join(rows, ", ")
+		if pg && both {
+			// One round trip. Every writer locks its version rows before
+			// its counter rows (recount relies on that order): the counters
+			// are read through the versions' RETURNING, so the versions are
+			// written first, whatever order PostgreSQL gives unreferenced
+			// WITH clauses.
+			values = "SELECT * FROM (" + values + ") AS c WHERE EXISTS (SELECT 1 FROM v)"
+		}
+		counts = "INSERT INTO stratum_counts (tbl, published, locale, shard, n) " + values +
+			" ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = stratum_counts.n + excluded.n"
 	}
 	t.deltas = nil
-	if len(stmts) == 2 && t.s.d.Name() == "postgres" {
-		// One round trip: the versions as a data-modifying WITH.
-		stmts = []string{"WITH v AS (" + stmts[0] + ") " + stmts[1]}
-	}
-	if len(stmts) == 1 {
-		_, err := t.count().ExecContext(t.ctx, stmts[0], args...)
+	switch {
+	case pg && both:
+		_, err := t.count().ExecContext(t.ctx, "WITH v AS ("+versions+" RETURNING 1) "+counts, args...)
+		return err
+	case both: // SQLite: versions first, with the first arguments
+		if _, err := t.count().ExecContext(t.ctx, versions, args[:nVersionArgs]...); err != nil {
+			return err
+		}
+		_, err := t.count().ExecContext(t.ctx, counts, args[nVersionArgs:]...)
+		return err
+	case versions != "":
+		_, err := t.count().ExecContext(t.ctx, versions, args...)
+		return err
+	default:
+		_, err := t.count().ExecContext(t.ctx, counts, args...)
 		return err
 	}
-	// SQLite, both: the versions' values are the first len(tables).
-	if _, err := t.count().ExecContext(t.ctx, stmts[0], args[:len(tables)]...); err != nil {
-		return err
-	}
-	_, err := t.count().ExecContext(t.ctx, stmts[1], args[len(tables):]...)
-	return err
 }
 
 // bumpVersionSQL moves a table's version (shard 0) outside flushCounts.
@@ -164,13 +186,44 @@ func counterSQL(c *compiler, ct *models.ContentType, q *engine.ListQuery) (strin
 
 // recount sets a table's counters from its rows (after schema changes that
 // move rows between versions or locales, and for tables counted before).
+//
+// On PostgreSQL it first locks the counters against writers (EXCLUSIVE:
+// reads go on) until its transaction ends: a writer that committed between
+// the DELETE and the count would otherwise be counted twice (its row by
+// the count, its +1 in a shard row the DELETE never saw).
 func recount(ctx context.Context, db querier, d Dialect, table string) error {
+	if pool, ok := db.(*sql.DB); ok && d.Name() == "postgres" {
+		tx, err := pool.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := recount(ctx, tx, d, table); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
+	if err := lockCounters(ctx, db, d); err != nil {
+		return err
+	}
 	if _, err := db.ExecContext(ctx, "DELETE FROM stratum_counts WHERE tbl = "+d.Placeholder(1), table); err != nil {
 		return err
 	}
 	_, err := db.ExecContext(ctx, "INSERT INTO stratum_counts (tbl, published, locale, n) SELECT "+d.Placeholder(1)+
 		", published_at IS NOT NULL, locale, COUNT(*) FROM "+quote(table)+" WHERE true GROUP BY published_at IS NOT NULL, locale"+
 		" ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = excluded.n", table)
+	return err
+}
+
+// lockCounters keeps writers off the counters until the transaction ends
+// (PostgreSQL; SQLite has one writer anyway). Take it before any counter
+// or version row: a writer's flush holds the table lock while it waits
+// for such a row.
+func lockCounters(ctx context.Context, db querier, d Dialect) error {
+	if d.Name() != "postgres" {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, "LOCK TABLE stratum_counts IN EXCLUSIVE MODE")
 	return err
 }
 

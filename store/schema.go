@@ -235,6 +235,12 @@ func (t *schemaTxn) SetLocale(ct *models.ContentType, from, to string) error {
 // Recount sets a type's counters from its rows, after a change that moved
 // rows between versions or locales.
 func (t *schemaTxn) Recount(ct *models.ContentType) error {
+	// The counters are locked before this transaction takes any of their
+	// rows: a writer waiting for one of those rows would hold its lock on
+	// the table and wait for us (see recount).
+	if err := lockCounters(t.ctx, t.tx, t.s.d); err != nil {
+		return err
+	}
 	if err := t.flushCounts(); err != nil {
 		return err
 	}
