@@ -77,6 +77,35 @@ func TestListIsOneQueryPlusCount(t *testing.T) {
 		if n := statements(); n != 2 {
 			t.Errorf("repeated filtered list: %d statements, want 2 (SELECT, versions)", n)
 		}
+		// A filtered page that has rows carries the tables' version token
+		// in its own statement: one round trip while the cached total
+		// holds, two (the page, the COUNT) after a write to a table the
+		// filter reads; a write elsewhere changes nothing.
+		authors := "/api/authors?filters[name][$startsWith]=Au%202"
+		countedList := func(wantStatements, wantTotal int64) {
+			t.Helper()
+			before := e.Store.Statements()
+			r := e.Do("GET", authors, nil)
+			if r.Status != 200 {
+				t.Fatalf("%d %s", r.Status, r.Body)
+			}
+			if n := e.Store.Statements() - before; n != wantStatements {
+				t.Errorf("filtered page: %d statements, want %d", n, wantStatements)
+			}
+			meta, _ := r.JSON["meta"].(map[string]any)
+			pg, _ := meta["pagination"].(map[string]any)
+			if pg["total"] != float64(wantTotal) || len(r.List()) != int(wantTotal) {
+				t.Errorf("filtered page: total %v with %d rows, want %d", pg["total"], len(r.List()), wantTotal)
+			}
+		}
+		countedList(2, 11) // "Au 2", "Au 20" … "Au 29"
+		countedList(1, 11)
+		createDoc(t, e, "/api/tags", map[string]any{"name": "elsewhere"})
+		countedList(1, 11)
+		createDoc(t, e, "/api/authors", map[string]any{"name": "Au 2b"})
+		countedList(2, 12)
+		countedList(1, 12)
+
 		before := e.Store.Statements()
 		e.Do("GET", "/api/tags?pagination[withCount]=false", nil)
 		if n := e.Store.Statements() - before; n != 1 {

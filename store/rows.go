@@ -71,6 +71,18 @@ func (s *Store) listSQL(c *compiler, ct *models.ContentType, q *engine.ListQuery
 	return b.String(), nil
 }
 
+// countStatement is the COUNT of a filtered list, its compiler (values,
+// tables read) and its key in the count cache.
+func (s *Store) countStatement(ct *models.ContentType, q *engine.ListQuery) (*compiler, string, string, error) {
+	c := &compiler{d: s.d}
+	where, err := c.where(ct, q)
+	if err != nil {
+		return nil, "", "", err
+	}
+	sql := "SELECT COUNT(*) FROM " + quote(ct.Table()) + " t0 WHERE " + where
+	return c, sql, sql + "\x00" + fmt.Sprint(c.args...), nil
+}
+
 // Count runs the COUNT that goes with a List.
 func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, error) {
 	if ct.System {
@@ -79,13 +91,10 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 	if n, ok, err := s.fastCount(ctx, ct, q); ok {
 		return n, err
 	}
-	c := &compiler{d: s.d}
-	where, err := c.where(ct, q)
+	c, sql, key, err := s.countStatement(ct, q)
 	if err != nil {
 		return 0, err
 	}
-	sql := "SELECT COUNT(*) FROM " + quote(ct.Table()) + " t0 WHERE " + where
-	key := sql + "\x00" + fmt.Sprint(c.args...)
 	s.statements.Add(1)
 	versions, err := s.versions(ctx, append(c.tables, ct.Table()))
 	if err != nil {
