@@ -78,70 +78,58 @@ func (t *txn) flushCounts() error {
 		}
 		return a.locale < b.locale
 	})
-	if len(tables) == 0 && len(keys) == 0 {
+	if len(tables) == 0 { // countDelta touches every table it counts
 		return nil
 	}
-	shard := 0
-	if t.s.d.Name() == "postgres" {
-		shard = rand.IntN(countShards)
+	pg := t.s.d.Name() == "postgres"
+	shard := "0"
+	if pg {
+		shard = strconv.Itoa(rand.IntN(countShards))
 	}
 	var args []any
 	bind := func(v any) string {
 		args = append(args, v)
 		return t.ph(len(args))
 	}
-	pg := t.s.d.Name() == "postgres"
-	both := len(tables) > 0 && len(keys) > 0
-	var versions, counts string
-	if len(tables) > 0 {
-		rows := make([]string, len(tables))
-		for i, tbl := range tables {
-			rows[i] = "(" + bind(tbl) + ", " + strconv.Itoa(shard) + ", 1)"
-		}
-		versions = "INSERT INTO stratum_versions (tbl, shard, v) VALUES " + strings.Join(rows, ", ") +
-			" ON CONFLICT (tbl, shard) DO UPDATE SET v = stratum_versions.v + 1"
+	rows := make([]string, len(tables))
+	for i, tbl := range tables {
+		rows[i] = "(" + bind(tbl) + ", " + shard + ", 1)"
 	}
+	versions := "INSERT INTO stratum_versions (tbl, shard, v) VALUES " + strings.Join(rows, ", ") +
+		" ON CONFLICT (tbl, shard) DO UPDATE SET v = stratum_versions.v + 1"
 	nVersionArgs := len(args)
-	if len(keys) > 0 {
-		rows := make([]string, len(keys))
-		for i, k := range keys {
-			if pg && both { // typed: below, the values are a SELECT's, not an INSERT's
-				rows[i] = "(" + bind(k.tbl) + "::text, " + bind(k.published) + "::boolean, " + bind(k.locale) + "::text, " +
-					strconv.Itoa(shard) + "::smallint, " + bind(t.deltas[k]) + "::bigint)"
-			} else {
-				rows[i] = "(" + bind(k.tbl) + ", " + bind(k.published) + ", " + bind(k.locale) + ", " + strconv.Itoa(shard) + ", " + bind(t.deltas[k]) + ")"
-			}
-		}
-		values := "VALUES " + strings.Join(rows, ", ")
-		if pg && both {
-			// One round trip. Every writer locks its version rows before
-			// its counter rows (recount relies on that order): the counters
-			// are read through the versions' RETURNING, so the versions are
-			// written first, whatever order PostgreSQL gives unreferenced
-			// WITH clauses.
-			values = "SELECT * FROM (" + values + ") AS c WHERE EXISTS (SELECT 1 FROM v)"
-		}
-		counts = "INSERT INTO stratum_counts (tbl, published, locale, shard, n) " + values +
-			" ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = stratum_counts.n + excluded.n"
-	}
+	deltas := t.deltas
 	t.deltas = nil
-	switch {
-	case pg && both:
-		_, err := t.count().ExecContext(t.ctx, "WITH v AS ("+versions+" RETURNING 1) "+counts, args...)
-		return err
-	case both: // SQLite: versions first, with the first arguments
-		if _, err := t.count().ExecContext(t.ctx, versions, args[:nVersionArgs]...); err != nil {
-			return err
-		}
-		_, err := t.count().ExecContext(t.ctx, counts, args[nVersionArgs:]...)
-		return err
-	case versions != "":
+	if len(keys) == 0 {
 		_, err := t.count().ExecContext(t.ctx, versions, args...)
 		return err
-	default:
-		_, err := t.count().ExecContext(t.ctx, counts, args...)
+	}
+	rows = make([]string, len(keys))
+	for i, k := range keys {
+		if pg { // typed: below, the values are a SELECT's, not an INSERT's
+			rows[i] = "(" + bind(k.tbl) + "::text, " + bind(k.published) + "::boolean, " + bind(k.locale) + "::text, " +
+				shard + "::smallint, " + bind(deltas[k]) + "::bigint)"
+		} else {
+			rows[i] = "(" + bind(k.tbl) + ", " + bind(k.published) + ", " + bind(k.locale) + ", " + shard + ", " + bind(deltas[k]) + ")"
+		}
+	}
+	values := "VALUES " + strings.Join(rows, ", ")
+	const upsertCounts = " ON CONFLICT (tbl, published, locale, shard) DO UPDATE SET n = stratum_counts.n + excluded.n"
+	if pg {
+		// One round trip. Every writer locks its version rows before its
+		// counter rows (recount relies on that order): the counters are
+		// read through the versions' RETURNING, so the versions are written
+		// first, whatever order PostgreSQL gives unreferenced WITH clauses.
+		_, err := t.count().ExecContext(t.ctx, "WITH v AS ("+versions+" RETURNING 1) INSERT INTO stratum_counts (tbl, published, locale, shard, n) "+
+			"SELECT * FROM ("+values+") AS c WHERE EXISTS (SELECT 1 FROM v)"+upsertCounts, args...)
 		return err
 	}
+	// SQLite: versions first, with the first arguments.
+	if _, err := t.count().ExecContext(t.ctx, versions, args[:nVersionArgs]...); err != nil {
+		return err
+	}
+	_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_counts (tbl, published, locale, shard, n) "+values+upsertCounts, args[nVersionArgs:]...)
+	return err
 }
 
 // bumpVersionSQL moves a table's version (shard 0) outside flushCounts.

@@ -27,17 +27,9 @@ func (s *Store) ListCounted(ctx context.Context, ct *models.ContentType, q *engi
 		rows, err := s.List(ctx, ct, q)
 		return rows, 0, false, err
 	}
-	cols := rowCols
-	if q.WithExtra {
-		cols += ", t0.extra"
-	}
 	// The total's values are bound first: its text comes first (SQLite's
 	// placeholders are positional).
-	stmt, err := s.listSQL(c, ct, q, cols+", ("+total+")")
-	if err != nil {
-		return nil, 0, false, err
-	}
-	rows, n, err := s.readWithColumn(ctx, stmt, c.args, q)
+	rows, n, err := s.listWithColumn(ctx, c, ct, q, total)
 	if err != nil || len(rows) == 0 {
 		return rows, 0, false, err
 	}
@@ -65,15 +57,7 @@ func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType,
 		in[i] = c.bind(tbl)
 	}
 	token := "SELECT CAST(COALESCE(SUM(v), 0) AS BIGINT) FROM stratum_versions WHERE tbl IN (" + strings.Join(in, ", ") + ")"
-	cols := rowCols
-	if q.WithExtra {
-		cols += ", t0.extra"
-	}
-	stmt, err := s.listSQL(c, ct, q, cols+", ("+token+")")
-	if err != nil {
-		return nil, 0, false, err
-	}
-	rows, sum, err := s.readWithColumn(ctx, stmt, c.args, q)
+	rows, sum, err := s.listWithColumn(ctx, c, ct, q, token)
 	if err != nil || len(rows) == 0 {
 		return rows, 0, false, err
 	}
@@ -90,15 +74,20 @@ func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType,
 	return rows, n, true, nil
 }
 
-// readWithColumn reads a page whose rows end with one integer column (a
-// total, a version token), the same on every row.
-func (s *Store) readWithColumn(ctx context.Context, stmt string, args []any, q *engine.ListQuery) ([]engine.Row, int64, error) {
+// listWithColumn reads a page whose rows end with column, an integer
+// subquery the same on every row (a total, a version token); its values
+// are bound on c already.
+func (s *Store) listWithColumn(ctx context.Context, c *compiler, ct *models.ContentType, q *engine.ListQuery, column string) ([]engine.Row, int64, error) {
+	stmt, err := s.listSQL(c, ct, q, docCols(q)+", ("+column+")")
+	if err != nil {
+		return nil, 0, err
+	}
 	var n int64
 	var rows []engine.Row
 	if q.Limit > 0 {
 		rows = make([]engine.Row, 0, min(q.Limit, 100))
 	}
-	err := s.readRows(ctx, s.read, stmt, args, rowShape{extra: q.WithExtra, total: true}, func() { rows = rows[:0] },
+	err = s.readRows(ctx, s.read, stmt, c.args, rowShape{extra: q.WithExtra, total: true}, func() { rows = rows[:0] },
 		func(_ int, r engine.Row, v int64) error {
 			rows, n = append(rows, r), v
 			return nil

@@ -46,35 +46,20 @@ func (s *Store) pgDirect(db querier) bool {
 // every row, in order; the row's bytes are its own.
 func (s *Store) readRows(ctx context.Context, db querier, q string, args []any, sh rowShape, reset func(), each func(tag int, r engine.Row, total int64) error) error {
 	s.statements.Add(1)
-	retry := again
-	if _, inTx := db.(*sql.Tx); inTx { // an aborted transaction runs nothing again
-		retry = func(_ context.Context, fn func() error) error { return fn() }
-	}
 	if s.pgDirect(db) {
-		return retry(ctx, func() error {
+		return again(ctx, func() error {
 			reset()
 			return s.pgRead(ctx, db.(*sql.DB), q, args, sh, each)
 		})
 	}
-	return retry(ctx, func() error {
-		reset()
-		rows, err := db.QueryContext(ctx, q, args...)
+	return sqlRead(ctx, db, q, args, reset, func(rows *sql.Rows) error {
+		var tag int
+		var total int64
+		r, err := s.scan(shaped{rows: rows, sh: sh, tag: &tag, total: &total}, sh.extra)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			var tag int
-			var total int64
-			r, err := s.scan(shaped{rows: rows, sh: sh, tag: &tag, total: &total}, sh.extra)
-			if err != nil {
-				return err
-			}
-			if err := each(tag, r, total); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return each(tag, r, total)
 	})
 }
 

@@ -74,10 +74,7 @@ func (s *Store) listByRelationSort(ctx context.Context, ct *models.ContentType, 
 			versionCond("t1", tv) + " AND " + key + " IS NOT NULL"
 	}
 	ref := s.d.JSONText("t0."+engine.Column(rs.rel), rs.rel.Name)
-	cols := rowCols
-	if q.WithExtra {
-		cols += ", t0.extra"
-	}
+	cols := docCols(q)
 	// page reads up to n rows of the list restricted by cond (SQL on t0
 	// with the where's arguments, then extra), from the skip-th on.
 	page := func(cond func(c *compiler) string, skip, n int) ([]engine.Row, error) {

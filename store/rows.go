@@ -38,15 +38,19 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 		}
 		return s.queryRows(ctx, s.read, stmt, c.args, func(sc scanner) (engine.Row, error) { return s.scanSystem(sc, attrs) })
 	}
-	cols := rowCols
-	if q.WithExtra {
-		cols += ", t0.extra"
-	}
-	stmt, err := s.listSQL(c, ct, q, cols)
+	stmt, err := s.listSQL(c, ct, q, docCols(q))
 	if err != nil {
 		return nil, err
 	}
 	return s.queryHint(ctx, s.read, stmt, c.args, q.WithExtra, q.Limit)
+}
+
+// docCols are the columns a list of documents reads.
+func docCols(q *engine.ListQuery) string {
+	if q.WithExtra {
+		return rowCols + ", t0.extra"
+	}
+	return rowCols
 }
 
 // listSQL is a list's statement selecting cols; its values are added to
@@ -138,34 +142,45 @@ func (s *Store) queryHint(ctx context.Context, db querier, q string, args []any,
 func (s *Store) queryRows(ctx context.Context, db querier, q string, args []any, scan func(scanner) (engine.Row, error)) ([]engine.Row, error) {
 	s.statements.Add(1)
 	var out []engine.Row
-	// The whole read is run again: a stale prepared statement (another node
-	// changed a column's type) fails at the first row, not at the query.
-	// Inside a transaction nothing can run again (it is aborted): the first
-	// error is the one to tell.
+	err := sqlRead(ctx, db, q, args, func() { out = out[:0] }, func(rows *sql.Rows) error {
+		r, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sqlRead runs q through database/sql and calls each with every row. The
+// whole read runs again on another connection when its connection was
+// lost or a prepared statement went stale (another node changed a
+// column's type: that fails at the first row, not at the query), after
+// reset; inside a transaction nothing can run again (an error aborts it),
+// so the first error is the one to tell.
+func sqlRead(ctx context.Context, db querier, q string, args []any, reset func(), each func(*sql.Rows) error) error {
 	retry := again
 	if _, inTx := db.(*sql.Tx); inTx {
 		retry = func(_ context.Context, fn func() error) error { return fn() }
 	}
-	err := retry(ctx, func() error {
-		out = out[:0]
+	return retry(ctx, func() error {
+		reset()
 		rows, err := db.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			r, err := scan(rows)
-			if err != nil {
+			if err := each(rows); err != nil {
 				return err
 			}
-			out = append(out, r)
 		}
 		return rows.Err()
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 type scanner interface{ Scan(dest ...any) error }
