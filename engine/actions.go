@@ -40,120 +40,126 @@ func (e *Engine) actionTarget(acc Access, c Collection, action string, opt Write
 // attributes, also inside components and dynamic zones; unique values;
 // repeatable components' minimum counts).
 func (e *Engine) Publish(ctx context.Context, acc Access, c Collection, documentID string, opt WriteOptions) (*Document, error) {
-	locale, err := e.actionTarget(acc, c, "publish", opt)
-	if err != nil {
-		return nil, err
-	}
-	ct := c.Type
-	var out *Row
-	// merged is filled inside the transaction; write reads it to name the
-	// attributes of a unique-index race.
-	merged := map[string]any{}
-	err = e.write(ctx, c, merged, func(tx Tx) error {
-		draft, err := tx.Get(ct, documentID, locale, VersionDraft)
+	return e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		locale, err := e.actionTarget(acc, c, "publish", opt)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if draft == nil {
-			return errs.NotFound()
-		}
-		decodeInto(draft.Data, merged)
-		decodeInto(draft.Extra, merged)
-		w := &writer{e: e, tx: tx, schema: c.Schema, ct: ct, locale: locale, documentID: documentID, publish: true, update: true}
-		w.checkNested(ct.Attributes, merged, nil)
-		dataJSON, extraJSON, err := w.prepare(draft, map[string]any{})
-		if err != nil {
-			return err
-		}
-		now := e.now()
-		if !bytes.Equal(dataJSON, draft.Data) || !bytes.Equal(extraJSON, draft.Extra) { // a uid was filled in
-			draft.Data, draft.Extra, draft.UpdatedAt = dataJSON, extraJSON, now
-			if err := tx.Update(ct, draft); err != nil {
+		ct := c.Type
+		var out *Row
+		// merged is filled inside the transaction; write reads it to name the
+		// attributes of a unique-index race.
+		merged := map[string]any{}
+		err = e.write(ctx, c, merged, func(tx Tx) error {
+			draft, err := tx.Get(ct, documentID, locale, VersionDraft)
+			if err != nil {
 				return err
 			}
+			if draft == nil {
+				return errs.NotFound()
+			}
+			decodeInto(draft.Data, merged)
+			decodeInto(draft.Extra, merged)
+			w := &writer{e: e, tx: tx, schema: c.Schema, ct: ct, locale: locale, documentID: documentID, publish: true, update: true}
+			w.checkNested(ct.Attributes, merged, nil)
+			dataJSON, extraJSON, err := w.prepare(draft, map[string]any{})
+			if err != nil {
+				return err
+			}
+			now := e.now()
+			if !bytes.Equal(dataJSON, draft.Data) || !bytes.Equal(extraJSON, draft.Extra) { // a uid was filled in
+				draft.Data, draft.Extra, draft.UpdatedAt = dataJSON, extraJSON, now
+				if err := tx.Update(ct, draft); err != nil {
+					return err
+				}
+			}
+			if out, err = e.publishRow(tx, ct, draft, now); err != nil {
+				return err
+			}
+			return tx.Emit(entryEvent(EventPublish, ct, out, now))
+		})
+		if err != nil {
+			return nil, err
 		}
-		if out, err = e.publishRow(tx, ct, draft, now); err != nil {
-			return err
-		}
-		return tx.Emit(entryEvent(EventPublish, ct, out, now))
+		return shape(ct, out, nil), nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return shape(ct, out, nil), nil
 }
 
 // Unpublish removes the published version of a document in a locale and
 // returns its draft. A document that is not published stays as it is.
 func (e *Engine) Unpublish(ctx context.Context, acc Access, c Collection, documentID string, opt WriteOptions) (*Document, error) {
-	locale, err := e.actionTarget(acc, c, "unpublish", opt)
-	if err != nil {
-		return nil, err
-	}
-	var out *Row
-	err = e.store.Write(ctx, func(tx Tx) error {
-		draft, err := tx.Get(c.Type, documentID, locale, VersionDraft)
+	return e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		locale, err := e.actionTarget(acc, c, "unpublish", opt)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if draft == nil {
-			return errs.NotFound()
+		var out *Row
+		err = e.tx(ctx, c, func(tx Tx) error {
+			draft, err := tx.Get(c.Type, documentID, locale, VersionDraft)
+			if err != nil {
+				return err
+			}
+			if draft == nil {
+				return errs.NotFound()
+			}
+			out = draft
+			n, err := tx.Delete(c.Type, documentID, locale, VersionPublished)
+			if err != nil || n == 0 {
+				return err
+			}
+			return tx.Emit(entryEvent(EventUnpublish, c.Type, draft, e.now()))
+		})
+		if err != nil {
+			return nil, err
 		}
-		out = draft
-		n, err := tx.Delete(c.Type, documentID, locale, VersionPublished)
-		if err != nil || n == 0 {
-			return err
-		}
-		return tx.Emit(entryEvent(EventUnpublish, c.Type, draft, e.now()))
+		return shape(c.Type, out, nil), nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return shape(c.Type, out, nil), nil
 }
 
 // DiscardDraft replaces the draft of a document in a locale by a copy of
 // its published version and returns the draft.
 func (e *Engine) DiscardDraft(ctx context.Context, acc Access, c Collection, documentID string, opt WriteOptions) (*Document, error) {
-	locale, err := e.actionTarget(acc, c, "discardDraft", opt)
-	if err != nil {
-		return nil, err
-	}
-	ct := c.Type
-	var out *Row
-	err = e.store.Write(ctx, func(tx Tx) error {
-		draft, err := tx.Get(ct, documentID, locale, VersionDraft)
+	return e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		locale, err := e.actionTarget(acc, c, "discardDraft", opt)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		pub, err := tx.Get(ct, documentID, locale, VersionPublished)
-		if err != nil {
-			return err
-		}
-		if pub == nil {
-			if draft == nil {
-				return errs.NotFound()
+		ct := c.Type
+		var out *Row
+		err = e.tx(ctx, c, func(tx Tx) error {
+			draft, err := tx.Get(ct, documentID, locale, VersionDraft)
+			if err != nil {
+				return err
 			}
-			return errs.Errorf(errs.KindApplication, "This document is not published: there is no published version to return to")
+			pub, err := tx.Get(ct, documentID, locale, VersionPublished)
+			if err != nil {
+				return err
+			}
+			if pub == nil {
+				if draft == nil {
+					return errs.NotFound()
+				}
+				return errs.Errorf(errs.KindApplication, "This document is not published: there is no published version to return to")
+			}
+			now := e.now()
+			if draft == nil {
+				d := *pub
+				d.ID, d.PublishedAt, d.UpdatedAt = 0, nil, now
+				out = &d
+				return tx.Insert(ct, out)
+			}
+			// The draft is the published version again, so it was last changed
+			// when that was: a draft newer than its published version is
+			// "modified" (the admin panel's status, as Strapi's).
+			draft.Data, draft.Extra, draft.UpdatedAt = pub.Data, pub.Extra, pub.UpdatedAt
+			out = draft
+			return tx.Update(ct, draft)
+		})
+		if err != nil {
+			return nil, err
 		}
-		now := e.now()
-		if draft == nil {
-			d := *pub
-			d.ID, d.PublishedAt, d.UpdatedAt = 0, nil, now
-			out = &d
-			return tx.Insert(ct, out)
-		}
-		// The draft is the published version again, so it was last changed
-		// when that was: a draft newer than its published version is
-		// "modified" (the admin panel's status, as Strapi's).
-		draft.Data, draft.Extra, draft.UpdatedAt = pub.Data, pub.Extra, pub.UpdatedAt
-		out = draft
-		return tx.Update(ct, draft)
+		return shape(ct, out, nil), nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return shape(ct, out, nil), nil
 }
 
 // checkNested applies the publish checks inside components and dynamic

@@ -130,4 +130,8 @@ type Tx interface {
 	// Meta reads and writes the key/value table of system settings.
 	Meta(key string) (string, bool, error)
 	SetMeta(key, value string) error
+	// SchemaVersion is the stored schema version, read when the
+	// transaction began under a lock a schema change takes exclusively:
+	// no schema change commits before this transaction ends.
+	SchemaVersion() int64
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -39,6 +40,9 @@ type Engine struct {
 	files    SchemaFiles
 	filesSet bool
 	media    Media
+	// reloading makes concurrent Reloads (the watcher, writes overtaken by
+	// a schema change) build a new version once.
+	reloading sync.Mutex
 }
 
 // New builds an engine. The schema in reg must already be migrated.

@@ -241,6 +241,8 @@ func (e *Engine) Reload(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
+	e.reloading.Lock()
+	defer e.reloading.Unlock()
 	v, err := ss.SchemaVersion(ctx)
 	if err != nil || v <= e.Registry.Current().Version {
 		return err

@@ -72,6 +72,7 @@ func NewRegistry(s *models.Schema) *Registry { return NewRegistryAt(s, 0) }
 // NewRegistryAt starts a registry at a schema of a stored version.
 func NewRegistryAt(s *models.Schema, version int64) *Registry {
 	r := &Registry{}
+	s.Version = version
 	r.cur.Store(&Snapshot{Schema: s, Version: version})
 	return r
 }
@@ -123,6 +124,7 @@ func (r *Registry) Build(s *models.Schema, version int64) (*Snapshot, error) {
 // version is already installed (notifications may arrive out of order).
 // It returns the snapshot that is current afterwards.
 func (r *Registry) Install(next *Snapshot) *Snapshot {
+	next.Schema.Version = next.Version // not yet shared: nobody reads it before the swap
 	for {
 		old := r.cur.Load()
 		if old.Version >= next.Version {

@@ -27,18 +27,22 @@ type WriteOptions struct {
 // Create makes a document (POST /api/:plural): published unless the status
 // is Draft, in one transaction.
 func (e *Engine) Create(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
-	return e.save(ctx, acc, c, "create", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
-		r, err := e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
-		return r, true, err
+	return e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		return e.save(ctx, acc, c, "create", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
+			r, err := e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
+			return r, true, err
+		})
 	})
 }
 
 // Update changes a document (PUT /api/:plural/:documentId): a partial
 // update of the draft, then a publish unless the status is Draft.
 func (e *Engine) Update(ctx context.Context, acc Access, c Collection, documentID string, data map[string]any, opt WriteOptions) (*Document, error) {
-	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
-		r, err := e.update(tx, c, documentID, data, opt.Status, locale)
-		return r, false, err
+	return e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
+			r, err := e.update(tx, c, documentID, data, opt.Status, locale)
+			return r, false, err
+		})
 	})
 }
 
@@ -166,80 +170,86 @@ func morphTargets(v any) []string {
 // Delete removes a document's versions in a locale (all with `*`) and the
 // references other documents hold to it. An unknown document is a 404.
 func (e *Engine) Delete(ctx context.Context, acc Access, c Collection, documentID string, opt WriteOptions) error {
-	if !acc.Can(c.Type.Action("delete")) {
-		return errs.Forbidden()
-	}
-	locale := e.locale(c.Type, opt.Locale)
-	return e.store.Write(ctx, func(tx Tx) error {
-		gone, err := tx.Get(c.Type, documentID, locale, VersionAny)
-		if err != nil {
-			return err
+	return e.onCurrentSchemaErr(ctx, &c, func() error {
+		if !acc.Can(c.Type.Action("delete")) {
+			return errs.Forbidden()
 		}
-		n, err := tx.Delete(c.Type, documentID, locale, VersionAny)
-		if err != nil {
-			return err
-		}
-		if n == 0 || gone == nil {
-			return errs.NotFound()
-		}
-		if err := tx.Emit(entryEvent(EventDelete, c.Type, gone, e.now())); err != nil {
-			return err
-		}
-		return e.dropReferences(tx, c, documentID)
+		locale := e.locale(c.Type, opt.Locale)
+		return e.tx(ctx, c, func(tx Tx) error {
+			gone, err := tx.Get(c.Type, documentID, locale, VersionAny)
+			if err != nil {
+				return err
+			}
+			n, err := tx.Delete(c.Type, documentID, locale, VersionAny)
+			if err != nil {
+				return err
+			}
+			if n == 0 || gone == nil {
+				return errs.NotFound()
+			}
+			if err := tx.Emit(entryEvent(EventDelete, c.Type, gone, e.now())); err != nil {
+				return err
+			}
+			return e.dropReferences(tx, c, documentID)
+		})
 	})
 }
 
 // PutSingle creates or updates the document of a single type.
 func (e *Engine) PutSingle(ctx context.Context, acc Access, c Collection, data map[string]any, opt WriteOptions) (*Document, error) {
-	return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
-		if err := tx.Lock(c.Type); err != nil {
-			return nil, false, err
-		}
-		id, err := tx.FirstDocumentID(c.Type)
-		if err != nil {
-			return nil, false, err
-		}
-		if id == "" {
-			r, err := e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
-			return r, true, err
-		}
-		existing, err := tx.Get(c.Type, id, locale, VersionAny)
-		if err != nil {
-			return nil, false, err
-		}
-		if existing == nil { // a new locale of the single document
-			r, err := e.create(tx, c, id, data, opt.Status, locale)
-			return r, true, err
-		}
-		r, err := e.update(tx, c, id, data, opt.Status, locale)
-		return r, false, err
+	return e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		return e.save(ctx, acc, c, "update", data, opt, func(tx Tx, locale string) (*Row, bool, error) {
+			if err := tx.Lock(c.Type); err != nil {
+				return nil, false, err
+			}
+			id, err := tx.FirstDocumentID(c.Type)
+			if err != nil {
+				return nil, false, err
+			}
+			if id == "" {
+				r, err := e.create(tx, c, ids.NewDocumentID(), data, opt.Status, locale)
+				return r, true, err
+			}
+			existing, err := tx.Get(c.Type, id, locale, VersionAny)
+			if err != nil {
+				return nil, false, err
+			}
+			if existing == nil { // a new locale of the single document
+				r, err := e.create(tx, c, id, data, opt.Status, locale)
+				return r, true, err
+			}
+			r, err := e.update(tx, c, id, data, opt.Status, locale)
+			return r, false, err
+		})
 	})
 }
 
 // DeleteSingle removes the document of a single type; 204 even if none.
 func (e *Engine) DeleteSingle(ctx context.Context, acc Access, c Collection, opt WriteOptions) error {
-	if !acc.Can(c.Type.Action("delete")) {
-		return errs.Forbidden()
-	}
-	locale := e.locale(c.Type, opt.Locale)
-	return e.store.Write(ctx, func(tx Tx) error {
-		id, err := tx.FirstDocumentID(c.Type)
-		if err != nil || id == "" {
-			return err
+	return e.onCurrentSchemaErr(ctx, &c, func() error {
+		if !acc.Can(c.Type.Action("delete")) {
+			return errs.Forbidden()
 		}
-		gone, err := tx.Get(c.Type, id, locale, VersionAny)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Delete(c.Type, id, locale, VersionAny); err != nil {
-			return err
-		}
-		if gone != nil {
-			if err := tx.Emit(entryEvent(EventDelete, c.Type, gone, e.now())); err != nil {
+		locale := e.locale(c.Type, opt.Locale)
+		return e.tx(ctx, c, func(tx Tx) error {
+			id, err := tx.FirstDocumentID(c.Type)
+			if err != nil || id == "" {
 				return err
 			}
-		}
-		return e.dropReferences(tx, c, id)
+			gone, err := tx.Get(c.Type, id, locale, VersionAny)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Delete(c.Type, id, locale, VersionAny); err != nil {
+				return err
+			}
+			if gone != nil {
+				if err := tx.Emit(entryEvent(EventDelete, c.Type, gone, e.now())); err != nil {
+					return err
+				}
+			}
+			return e.dropReferences(tx, c, id)
+		})
 	})
 }
 
@@ -274,7 +284,7 @@ func (e *Engine) writeLocale(ct *models.ContentType, l string) (string, error) {
 // write runs fn in a transaction and turns a unique-index race into the
 // same ValidationError the engine's own check gives.
 func (e *Engine) write(ctx context.Context, c Collection, data map[string]any, fn func(Tx) error) error {
-	err := e.store.Write(ctx, fn)
+	err := e.tx(ctx, c, fn)
 	if errors.Is(err, ErrUniqueViolation) {
 		var fe errs.FieldErrors
 		for _, a := range c.Type.Attributes {

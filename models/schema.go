@@ -13,6 +13,10 @@ import (
 type Schema struct {
 	Types      []*ContentType // sorted by UID
 	Components []*Component   // sorted by UID
+	// Version is the stored schema version this schema serves (0: the
+	// files alone). The registry sets it once, before anyone reads the
+	// schema; writes compare it with the stored one (the write fence).
+	Version int64
 
 	byUID       map[string]*ContentType
 	byRoute     map[string]*ContentType // plural names of collection types, singular names of single types

@@ -236,6 +236,13 @@ var migrations = []migration{
 			`ALTER TABLE stratum_versions ADD PRIMARY KEY (tbl, shard)`,
 		},
 	},
+	{
+		// The write fence (fence.go). SQLite needs nothing: its writes
+		// already take turns on one connection.
+		version:  7,
+		name:     "schema write fence",
+		postgres: []string{fenceFunction},
+	},
 }
 
 // migrationLock is the PostgreSQL advisory lock nodes take turns on.

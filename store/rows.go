@@ -240,17 +240,30 @@ func toTime(v any) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("unexpected time value %T", v)
 }
 
-// Write runs fn in a transaction on the write pool.
+// Write runs fn in a transaction on the write pool, behind the schema
+// fence (fence.go).
 func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
+	return s.writeTx(ctx, true, fn)
+}
+
+// writeTx runs fn in a transaction; fenced reads the schema version under
+// the shared fence first (a schema change itself takes it exclusively).
+func (s *Store) writeTx(ctx context.Context, fenced bool, fn func(engine.Tx) error) error {
 	var tx *sql.Tx
+	var version int64
 	err := again(ctx, func() (err error) {
-		tx, err = s.write.BeginTx(ctx, nil)
+		if tx, err = s.write.BeginTx(ctx, nil); err != nil || !fenced {
+			return err
+		}
+		if version, err = s.fence(ctx, tx); err != nil {
+			_ = tx.Rollback()
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	t := &txn{s: s, tx: tx, ctx: ctx}
+	t := &txn{s: s, tx: tx, ctx: ctx, schemaVersion: version}
 	err = fn(t)
 	if err == nil {
 		err = t.flushCounts()
@@ -272,11 +285,12 @@ func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
 }
 
 type txn struct {
-	s       *Store
-	tx      *sql.Tx
-	ctx     context.Context
-	deltas  map[countKey]int64
-	touched map[string]bool
+	s             *Store
+	tx            *sql.Tx
+	ctx           context.Context
+	deltas        map[countKey]int64
+	touched       map[string]bool
+	schemaVersion int64 // read behind the fence; 0 in a schema change's own transaction
 }
 
 // count notes one statement and returns the transaction to run it on.

@@ -47,11 +47,13 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 // transactional on both PostgreSQL and SQLite, so a failed change leaves
 // tables and definitions as they were.
 func (s *Store) Evolve(ctx context.Context, fn func(engine.SchemaTx) error) error {
-	return s.Write(ctx, func(tx engine.Tx) error {
+	return s.writeTx(ctx, false, func(tx engine.Tx) error {
 		st := &schemaTxn{txn: tx.(*txn)}
 		if s.d.Name() == "postgres" {
-			// One schema change at a time across every node.
-			if _, err := st.count().ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext('stratum_schema'))"); err != nil {
+			// One schema change at a time across every node, and no
+			// document write in flight (fence.go): taken first, before
+			// any row lock, so it cannot join a deadlock.
+			if _, err := st.count().ExecContext(ctx, schemaLock); err != nil {
 				return err
 			}
 		}
