@@ -41,6 +41,7 @@
 #                 ARTICLES must then be a multiple of ENGINE_SEED.
 #   ONLY          space-separated slugs of the rows to measure (default: all):
 #                 list one filtered populate nocount populate2 deep relsort popall graphql
+#                 deepauthor
 #                 create (POSTs new articles with an API token; on PostgreSQL
 #                 they are deleted again when the script ends)
 #   GOMAXPROCS, GOGC, GOMEMLIMIT are passed to the server as usual.
@@ -249,6 +250,12 @@ if [ "${EXTRA:-1}" = 1 ]; then
   )
   SLUGS+=(nocount populate2 deep relsort popall graphql)
   BODIES[9]='{"query":"{ articles(pagination:{pageSize:25}, sort:[\"title\"]) { data { id attributes { title views category { data { id attributes { name } } } tags { data { id attributes { name } } } } } meta { pagination { total } } } }"}'
+  # The issue's relation filter: one author's articles, by the author's name.
+  AUTHOR_NAME="$(curl -s --max-time 10 "$BASE/api/articles?pagination%5BpageSize%5D=1&populate%5Bauthor%5D=true" | grep -o '"name": *"[A-Za-z ]*"' | head -n1 | sed 's/.*: *"\(.*\)"/\1/')"
+  [ -n "$AUTHOR_NAME" ] || die "no author in the list"
+  NAMES+=("deep filter (author name)")
+  PATHS+=("/api/articles?filters%5Bauthor%5D%5Bname%5D%5B%24eq%5D=${AUTHOR_NAME// /%20}")
+  SLUGS+=(deepauthor)
   # Creates last: they add articles (removed again at the end on PostgreSQL).
   NAMES+=("create an article (API token)")
   PATHS+=("/api/articles")

@@ -71,11 +71,17 @@ func TestListIsOneQueryPlusCount(t *testing.T) {
 			}
 			return e.Store.Statements() - before
 		}
-		if n := statements(); n != 3 {
-			t.Errorf("first filtered list: %d statements, want 3 (SELECT, versions, COUNT)", n)
+		// (Its page is empty: no row carries the version token. On SQLite
+		// the authors the filter names are read first, store/relids.go.)
+		ids := int64(0)
+		if e.Store.Dialect() == "sqlite" {
+			ids = 1
 		}
-		if n := statements(); n != 2 {
-			t.Errorf("repeated filtered list: %d statements, want 2 (SELECT, versions)", n)
+		if n := statements(); n != 3+ids {
+			t.Errorf("first filtered list: %d statements, want %d (authors' ids on SQLite, SELECT, versions, COUNT)", n, 3+ids)
+		}
+		if n := statements(); n != 2+ids {
+			t.Errorf("repeated filtered list: %d statements, want %d (authors' ids on SQLite, SELECT, versions)", n, 2+ids)
 		}
 		// A filtered page that has rows carries the tables' version token
 		// in its own statement: one round trip while the cached total

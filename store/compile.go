@@ -24,6 +24,9 @@ type compiler struct {
 	// uncached is set when the query reads a system table (users), whose
 	// writes (by auth) do not bump the table versions a cached count needs.
 	uncached bool
+	// resolve, when set, turns relation filters into document ids before
+	// the statement is built (relids.go).
+	resolve *idResolver
 }
 
 // from is the FROM clause of a query on alias t0, with the sorts' joins.

@@ -10,3 +10,11 @@ func AddMigrationForTest(name string, stmts ...string) (version int, restore fun
 		migration{version: version, name: name, sqlite: stmts, postgres: stmts})
 	return version, func() { migrations = saved }
 }
+
+// SetMaxResolvedIDsForTest changes how many related documents a relation
+// filter is resolved to (relids.go); 0 keeps every subquery.
+func SetMaxResolvedIDsForTest(n int) (restore func()) {
+	saved := maxResolvedIDs
+	maxResolvedIDs = n
+	return func() { maxResolvedIDs = saved }
+}

@@ -42,7 +42,8 @@ func (s *Store) ListCounted(ctx context.Context, ct *models.ContentType, q *engi
 // total cached under that token is exact, and the page costs one round
 // trip; otherwise the COUNT runs and its total is kept under the token.
 func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) ([]engine.Row, int64, bool, error) {
-	cc, countSQL, key, err := s.countStatement(ct, q)
+	r := s.resolver(ctx)
+	cc, countSQL, key, err := s.countStatement(r, ct, q)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -50,7 +51,7 @@ func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType,
 		rows, err := s.List(ctx, ct, q)
 		return rows, 0, false, err
 	}
-	c := &compiler{d: s.d}
+	c := &compiler{d: s.d, resolve: r}
 	tables := uniqueSorted(append(cc.tables, ct.Table()))
 	in := make([]string, len(tables))
 	for i, tbl := range tables { // bound first: the column comes first
@@ -58,8 +59,12 @@ func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType,
 	}
 	token := "SELECT CAST(COALESCE(SUM(v), 0) AS BIGINT) FROM stratum_versions WHERE tbl IN (" + strings.Join(in, ", ") + ")"
 	rows, sum, err := s.listWithColumn(ctx, c, ct, q, token)
-	if err != nil || len(rows) == 0 {
-		return rows, 0, false, err
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if len(rows) == 0 { // no row carried the token: count as Count does, on the same ids
+		n, err := s.countCached(ctx, ct, cc, countSQL, key)
+		return rows, n, err == nil, err
 	}
 	versions := "sum=" + strconv.FormatInt(sum, 10)
 	if n, ok := s.counts.get(key, versions); ok {

@@ -38,6 +38,7 @@ func (s *Store) List(ctx context.Context, ct *models.ContentType, q *engine.List
 		}
 		return s.queryRows(ctx, s.read, stmt, c.args, func(sc scanner) (engine.Row, error) { return s.scanSystem(sc, attrs) })
 	}
+	c.resolve = s.resolver(ctx)
 	stmt, err := s.listSQL(c, ct, q, docCols(q))
 	if err != nil {
 		return nil, err
@@ -77,8 +78,8 @@ func (s *Store) listSQL(c *compiler, ct *models.ContentType, q *engine.ListQuery
 
 // countStatement is the COUNT of a filtered list, its compiler (values,
 // tables read) and its key in the count cache.
-func (s *Store) countStatement(ct *models.ContentType, q *engine.ListQuery) (*compiler, string, string, error) {
-	c := &compiler{d: s.d}
+func (s *Store) countStatement(r *idResolver, ct *models.ContentType, q *engine.ListQuery) (*compiler, string, string, error) {
+	c := &compiler{d: s.d, resolve: r}
 	where, err := c.where(ct, q)
 	if err != nil {
 		return nil, "", "", err
@@ -95,10 +96,16 @@ func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.Lis
 	if n, ok, err := s.fastCount(ctx, ct, q); ok {
 		return n, err
 	}
-	c, sql, key, err := s.countStatement(ct, q)
+	c, sql, key, err := s.countStatement(s.resolver(ctx), ct, q)
 	if err != nil {
 		return 0, err
 	}
+	return s.countCached(ctx, ct, c, sql, key)
+}
+
+// countCached runs a countStatement, or answers it from the count cache
+// while the versions of the tables it reads stay the same.
+func (s *Store) countCached(ctx context.Context, ct *models.ContentType, c *compiler, sql, key string) (int64, error) {
 	s.statements.Add(1)
 	versions, err := s.versions(ctx, append(c.tables, ct.Table()))
 	if err != nil {
