@@ -31,18 +31,32 @@ func (e *Engine) PrepareExtension(ctx context.Context, ct *models.ContentType, d
 		return data, extra, nil
 	}
 	var outData, outExtra []byte
-	err := e.store.Write(ctx, func(tx Tx) error {
-		w := &writer{e: e, ctx: ctx, tx: tx, schema: e.Registry.Current().Schema, ct: ext, documentID: documentID,
-			publish: true, update: !create}
-		var cur *Row
-		if !create {
-			cur = &Row{Data: data, Extra: extra}
+	// Behind the write fence like a document write: the relations it
+	// writes on other types follow the stored schema. The extension is
+	// taken from the snapshot the write runs on (its relations' targets
+	// are that snapshot's types).
+	c := Collection{Schema: e.Registry.Current().Schema, Type: ct}
+	if t := c.Schema.Type(ct.UID); t != nil {
+		c.Type = t
+	}
+	_, err := e.onCurrentSchema(ctx, &c, func() (*Document, error) {
+		ext := c.Type.Extension()
+		if ext == nil {
+			ext = ct.Extension()
 		}
-		var err error
-		if outData, outExtra, err = w.prepare(cur, body); err != nil {
-			return err
-		}
-		return w.applyInverse()
+		return nil, e.tx(ctx, c, func(tx Tx) error {
+			w := &writer{e: e, ctx: ctx, tx: tx, schema: c.Schema, ct: ext, documentID: documentID,
+				publish: true, update: !create}
+			var cur *Row
+			if !create {
+				cur = &Row{Data: data, Extra: extra}
+			}
+			var err error
+			if outData, outExtra, err = w.prepare(cur, body); err != nil {
+				return err
+			}
+			return w.applyInverse()
+		})
 	})
 	return outData, outExtra, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,6 +280,7 @@ func (c *countCache) put(key, versions string, n int64) {
 }
 
 func uniqueSorted(in []string) []string {
+	in = slices.Clone(in) // callers' slices share backing arrays (append)
 	sort.Strings(in)
 	out := in[:0]
 	for i, s := range in {

@@ -66,7 +66,10 @@ func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType,
 		n, err := s.countCached(ctx, ct, cc, countSQL, key)
 		return rows, n, err == nil, err
 	}
-	versions := "sum=" + strconv.FormatInt(sum, 10)
+	// The tables belong to the token: two filters may compile to one
+	// statement (relation ids resolved) over different tables, whose sums
+	// may meet.
+	versions := "sum=" + strconv.FormatInt(sum, 10) + ";" + strings.Join(tables, ",")
 	if n, ok := s.counts.get(key, versions); ok {
 		return rows, n, true, nil
 	}

@@ -85,7 +85,7 @@ func (s *Store) countStatement(r *idResolver, ct *models.ContentType, q *engine.
 		return nil, "", "", err
 	}
 	sql := "SELECT COUNT(*) FROM " + quote(ct.Table()) + " t0 WHERE " + where
-	return c, sql, sql + "\x00" + fmt.Sprint(c.args...), nil
+	return c, sql, sql + "\x00" + fmt.Sprintf("%#v", c.args), nil
 }
 
 // Count runs the COUNT that goes with a List.
@@ -256,10 +256,24 @@ func (s *Store) Write(ctx context.Context, fn func(engine.Tx) error) error {
 // writeTx runs fn in a transaction; fenced reads the schema version under
 // the shared fence first (a schema change itself takes it exclusively).
 func (s *Store) writeTx(ctx context.Context, fenced bool, fn func(engine.Tx) error) error {
+	var opts *sql.TxOptions
+	if s.writers != nil {
+		// The fence reads the version after its lock is granted only
+		// under READ COMMITTED (a server may default to another level).
+		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+		if fenced {
+			select {
+			case s.writers <- struct{}{}:
+				defer func() { <-s.writers }()
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
 	var tx *sql.Tx
 	var version int64
 	err := again(ctx, func() (err error) {
-		if tx, err = s.write.BeginTx(ctx, nil); err != nil || !fenced {
+		if tx, err = s.write.BeginTx(ctx, opts); err != nil || !fenced {
 			return err
 		}
 		if version, err = s.fence(ctx, tx); err != nil {

@@ -22,11 +22,15 @@ const notifyChannel = "stratum_schema"
 
 // Definitions returns the stored definitions and the schema version.
 func (s *Store) Definitions(ctx context.Context) ([]engine.Definition, int64, error) {
-	out, err := loadDefinitions(ctx, s.write)
+	// The version first: a change committing between the two reads then
+	// labels newer definitions with an older version (the next write's
+	// fence finds it behind and reloads), never the other way round, which
+	// would blind the fence until the change after.
+	v, err := s.SchemaVersion(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
-	v, err := s.SchemaVersion(ctx)
+	out, err := loadDefinitions(ctx, s.write)
 	return out, v, err
 }
 

@@ -46,12 +46,21 @@ type Store struct {
 	// statements counts the SQL statements run for documents, so tests and
 	// benchmarks can check how many queries a request costs.
 	statements atomic.Int64
+	// writers bounds the fenced write transactions open at once on
+	// PostgreSQL (nil on SQLite: one write connection): writers queued on
+	// the fence behind a schema change each hold a pooled connection, and a
+	// writer that holds the fence may need one more for a read (a media
+	// file's check), so the pool must never be all writers.
+	writers chan struct{}
 }
 
 // Statements is the number of document SQL statements run so far.
 func (s *Store) Statements() int64 { return s.statements.Load() }
 
 var _ engine.Backend = (*Store)(nil)
+
+// maxConns is the size of a node's PostgreSQL pool.
+const maxConns = 32
 
 // Open connects to url: a postgres:// URL selects PostgreSQL; anything else
 // is a SQLite file path.
@@ -65,13 +74,14 @@ func Open(url string) (*Store, error) {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
 		db, _ := g.DB()
-		db.SetMaxOpenConns(32)
-		db.SetMaxIdleConns(32)
+		db.SetMaxOpenConns(maxConns)
+		db.SetMaxIdleConns(maxConns)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 		if err := db.Ping(); err != nil {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		st := &Store{d: postgresDialect{}, read: db, write: db, writeG: g, url: url, appName: appName}
+		st := &Store{d: postgresDialect{}, read: db, write: db, writeG: g, url: url, appName: appName,
+			writers: make(chan struct{}, maxConns/2)}
 		var n int
 		_ = db.QueryRow("SELECT COUNT(*) FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)").Scan(&n)
 		st.d = postgresDialect{lz4: n > 0}
