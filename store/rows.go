@@ -287,6 +287,9 @@ func (s *Store) writeTx(ctx context.Context, fenced bool, fn func(engine.Tx) err
 	t := &txn{s: s, tx: tx, ctx: ctx, schemaVersion: version}
 	err = fn(t)
 	if err == nil {
+		err = t.flushEvents()
+	}
+	if err == nil {
 		err = t.flushCounts()
 	}
 	if err != nil {
@@ -312,6 +315,12 @@ type txn struct {
 	deltas        map[countKey]int64
 	touched       map[string]bool
 	schemaVersion int64 // read behind the fence; 0 in a schema change's own transaction
+	// events wait for the commit, to be written in one statement.
+	events []*engine.Event
+	// taken remembers unique checks until the transaction writes a row
+	// (a create checks each unique value for its draft and its published
+	// version: the same question twice).
+	taken map[string]bool
 }
 
 // count notes one statement and returns the transaction to run it on.
@@ -345,6 +354,7 @@ func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Ve
 }
 
 func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
+	t.taken = nil
 	var pub any
 	if r.PublishedAt != nil {
 		pub = t.s.d.Time(*r.PublishedAt)
@@ -361,6 +371,7 @@ func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
 }
 
 func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
+	t.taken = nil
 	var pub any
 	if r.PublishedAt != nil {
 		pub = t.s.d.Time(*r.PublishedAt)
@@ -374,6 +385,7 @@ func (t *txn) Update(ct *models.ContentType, r *engine.Row) error {
 }
 
 func (t *txn) Delete(ct *models.ContentType, documentID, locale string, v engine.Version) (int64, error) {
+	t.taken = nil
 	q := "DELETE FROM " + quote(ct.Table()) + " WHERE document_id = " + t.ph(1) + " AND " + versionCond(quote(ct.Table()), v)
 	args := []any{documentID}
 	if locale != query.AllLocales {
@@ -415,12 +427,22 @@ func (t *txn) Taken(ct *models.ContentType, a *models.Attribute, value any, loca
 			") = " + t.ph(1) + " AND t0.document_id <> " + t.ph(2) + " LIMIT 1"
 		args = []any{uniqueText(t.s.d, value), documentID}
 	}
+	key := q + "\x00" + fmt.Sprintf("%#v", args)
+	if taken, ok := t.taken[key]; ok {
+		return taken, nil
+	}
 	var one int
 	err := t.count().QueryRowContext(t.ctx, q, args...).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+		err = nil
+	} else if err != nil {
+		return false, err
 	}
-	return err == nil, err
+	if t.taken == nil {
+		t.taken = map[string]bool{}
+	}
+	t.taken[key] = one == 1
+	return one == 1, nil
 }
 
 // uniqueText is the value as the JSON text extraction yields it.
@@ -657,9 +679,47 @@ func removeMorphItem(extra []byte, a *models.Attribute, uid, documentID string) 
 	return out
 }
 
+// Emit adds an event to the outbox; the transaction writes its events
+// together before it commits, in the order they came.
 func (t *txn) Emit(ev *engine.Event) error {
-	_, err := t.count().ExecContext(t.ctx, "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES ("+
-		t.ph(1)+", "+t.ph(2)+", "+t.ph(3)+", "+t.ph(4)+", "+t.ph(5)+", "+t.ph(6)+")",
-		ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
+	t.events = append(t.events, ev)
+	return nil
+}
+
+// eventsPerStatement keeps an outbox INSERT's values well under SQLite's
+// limit on bound parameters.
+const eventsPerStatement = 500
+
+func (t *txn) flushEvents() error {
+	for len(t.events) > eventsPerStatement {
+		rest := t.events[eventsPerStatement:]
+		t.events = t.events[:eventsPerStatement]
+		if err := t.flushEvents(); err != nil {
+			return err
+		}
+		t.events = rest
+	}
+	if len(t.events) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES ")
+	args := make([]any, 0, 6*len(t.events))
+	for i, ev := range t.events {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(")
+		for j := 1; j <= 6; j++ {
+			if j > 1 {
+				b.WriteString(", ")
+			}
+			b.WriteString(t.ph(6*i + j))
+		}
+		b.WriteString(")")
+		args = append(args, ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
+	}
+	t.events = nil
+	_, err := t.count().ExecContext(t.ctx, b.String(), args...)
 	return err
 }
