@@ -41,8 +41,12 @@ func (e *Engine) PrepareExtension(ctx context.Context, ct *models.ContentType, d
 	}
 	_, err := e.onCurrentSchema(ctx, &c, func() (*Document, error) {
 		ext := c.Type.Extension()
-		if ext == nil {
-			ext = ct.Extension()
+		if ext == nil { // gone from the stored schema: nothing of it is written
+			outData, outExtra = data, extra
+			if len(body) > 0 {
+				return nil, errs.Errorf(errs.KindValidation, "%s has no extension attributes", c.Type.UID)
+			}
+			return nil, nil
 		}
 		return nil, e.tx(ctx, c, func(tx Tx) error {
 			w := &writer{e: e, ctx: ctx, tx: tx, schema: c.Schema, ct: ext, documentID: documentID,

@@ -51,6 +51,11 @@ func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
 // transactional on both PostgreSQL and SQLite, so a failed change leaves
 // tables and definitions as they were.
 func (s *Store) Evolve(ctx context.Context, fn func(engine.SchemaTx) error) error {
+	// One at a time in this process too: changes queued on the advisory
+	// lock would each hold a pooled connection, and with the writers
+	// queued behind them could hold them all (fence.go).
+	s.evolving.Lock()
+	defer s.evolving.Unlock()
 	return s.writeTx(ctx, false, func(tx engine.Tx) error {
 		st := &schemaTxn{txn: tx.(*txn)}
 		if s.d.Name() == "postgres" {

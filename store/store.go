@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,8 @@ type Store struct {
 	// writer that holds the fence may need one more for a read (a media
 	// file's check), so the pool must never be all writers.
 	writers chan struct{}
+	// evolving makes this node's schema changes take turns.
+	evolving sync.Mutex
 }
 
 // Statements is the number of document SQL statements run so far.
