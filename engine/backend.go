@@ -97,9 +97,7 @@ type Backend interface {
 type Tx interface {
 	// Get returns the row of a document version, or nil.
 	Get(ct *models.ContentType, documentID, locale string, v Version) (*Row, error)
-	// Insert writes rows and sets their ids (a document's draft and its
-	// published version may go in one statement).
-	Insert(ct *models.ContentType, rows ...*Row) error
+	Insert(ct *models.ContentType, r *Row) error
 	Update(ct *models.ContentType, r *Row) error
 	// Delete removes the document's rows of a locale (every locale for
 	// AllLocales) in the versions v and says how many went.

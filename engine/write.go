@@ -315,16 +315,18 @@ func (e *Engine) create(tx Tx, c Collection, documentID string, data map[string]
 	if !ct.HasDraftAndPublish() {
 		row.PublishedAt = &now
 	}
-	rows := []*Row{row} // with draft & publish, the draft always exists
+	if err := tx.Insert(ct, row); err != nil { // with draft & publish, the draft always exists
+		return nil, err
+	}
 	if ct.HasDraftAndPublish() && publish {
 		pub := *row
 		pub.PublishedAt = &now
-		rows = append(rows, &pub)
+		if err := tx.Insert(ct, &pub); err != nil {
+			return nil, err
+		}
+		row = &pub
 	}
-	if err := tx.Insert(ct, rows...); err != nil {
-		return nil, err
-	}
-	return rows[len(rows)-1], w.applyInverse()
+	return row, w.applyInverse()
 }
 
 func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]any, st query.Status, locale string) (*Row, error) {

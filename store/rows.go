@@ -353,72 +353,20 @@ func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Ve
 	return &r, nil
 }
 
-// Insert writes rows and sets their ids. Rows that differ in whether they
-// are published (a document's draft and its published version, as a
-// create writes them) go in one statement, told apart on the way back by
-// that state (SQLite does not promise RETURNING's order); others one by one.
-func (t *txn) Insert(ct *models.ContentType, rows ...*engine.Row) error {
+func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
 	t.taken = nil
-	if len(rows) != 2 || (rows[0].PublishedAt == nil) == (rows[1].PublishedAt == nil) {
-		for _, r := range rows {
-			if err := t.insert(ct, []*engine.Row{r}); err != nil {
-				return err
-			}
-		}
-		return nil
+	var pub any
+	if r.PublishedAt != nil {
+		pub = t.s.d.Time(*r.PublishedAt)
 	}
-	return t.insert(ct, rows)
-}
-
-// insert writes rows, which differ in publication state, in one statement.
-func (t *txn) insert(ct *models.ContentType, rows []*engine.Row) error {
-	var b strings.Builder
-	b.WriteString("INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, large, extra) VALUES ")
-	args := make([]any, 0, 8*len(rows))
-	for i, r := range rows {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(")
-		for j := 1; j <= 8; j++ {
-			if j > 1 {
-				b.WriteString(", ")
-			}
-			b.WriteString(t.ph(8*i + j))
-		}
-		b.WriteString(")")
-		var pub any
-		if r.PublishedAt != nil {
-			pub = t.s.d.Time(*r.PublishedAt)
-		}
-		data, large := splitData(ct, r.Data)
-		args = append(args, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt), data, large, string(r.Extra))
-	}
-	b.WriteString(" RETURNING id, CASE WHEN published_at IS NULL THEN 1 ELSE 0 END")
-	got := 0
-	err := sqlRead(t.ctx, t.count(), b.String(), args, func() { got = 0 }, func(res *sql.Rows) error {
-		var id int64
-		var draft int
-		if err := res.Scan(&id, &draft); err != nil {
-			return err
-		}
-		for _, r := range rows {
-			if (r.PublishedAt == nil) == (draft == 1) {
-				r.ID = id
-				got++
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	data, large := splitData(ct, r.Data)
+	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, large, extra) VALUES (" +
+		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ", " + t.ph(8) + ") RETURNING id"
+	if err := t.count().QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
+		data, large, string(r.Extra)).Scan(&r.ID); err != nil {
 		return err
 	}
-	if got != len(rows) {
-		return fmt.Errorf("insert into %s: %d ids for %d rows", ct.Table(), got, len(rows))
-	}
-	for _, r := range rows {
-		t.countDelta(ct, r.PublishedAt != nil, r.Locale, 1)
-	}
+	t.countDelta(ct, r.PublishedAt != nil, r.Locale, 1)
 	return nil
 }
 
