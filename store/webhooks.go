@@ -86,9 +86,12 @@ func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
 // (an id cursor would skip an event whose transaction committed late).
 func (s *Store) Dispatch(ctx context.Context, now int64) (int, error) {
 	// Polled by every node: a read says whether there is anything to do
-	// before a write transaction is taken.
+	// before a write transaction is taken. Without any webhook there is
+	// not: the events stay undispatched (marking them was an UPDATE of every
+	// new event each poll), a webhook made later only takes events from its
+	// own creation on, and Prune removes them when they are old.
 	var any int
-	err := s.read.QueryRowContext(ctx, "SELECT 1 FROM stratum_events WHERE dispatched = false LIMIT 1").Scan(&any)
+	err := s.read.QueryRowContext(ctx, "SELECT 1 FROM stratum_events WHERE dispatched = false AND EXISTS (SELECT 1 FROM stratum_webhooks) LIMIT 1").Scan(&any)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -200,7 +203,9 @@ func (s *Store) Prune(ctx context.Context, before int64) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM stratum_deliveries WHERE status <> 'pending' AND updated_at < "+p(1), before); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, "DELETE FROM stratum_events WHERE dispatched = true AND created_at < "+p(1)+
+		// Undispatched events are old news too while no webhook exists
+		// (Dispatch leaves them so).
+		_, err := tx.ExecContext(ctx, "DELETE FROM stratum_events WHERE (dispatched = true OR NOT EXISTS (SELECT 1 FROM stratum_webhooks)) AND created_at < "+p(1)+
 			" AND NOT EXISTS (SELECT 1 FROM stratum_deliveries d WHERE d.event_id = stratum_events.id)", before)
 		return err
 	})
