@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"strings"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/realtime"
 )
 
@@ -27,4 +29,28 @@ func (s *Store) LastEventID(ctx context.Context) (int64, error) {
 	var id int64
 	err := s.read.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0) FROM stratum_events").Scan(&id)
 	return id, err
+}
+
+// eventsPerStatement keeps an outbox INSERT's values well under SQLite's
+// limit on bound parameters.
+const eventsPerStatement = 500
+
+// insertEvents writes events to the outbox on db (a transaction's), in
+// their order, in as few statements as the limit allows.
+func (s *Store) insertEvents(ctx context.Context, db querier, evs []*engine.Event) error {
+	for len(evs) > 0 {
+		chunk := evs[:min(len(evs), eventsPerStatement)]
+		evs = evs[len(chunk):]
+		values := make([]string, len(chunk))
+		args := make([]any, 0, 6*len(chunk))
+		for i, ev := range chunk {
+			values[i] = "(" + s.phs(6*i+1, 6*i+6) + ")"
+			args = append(args, ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
+		}
+		if _, err := db.ExecContext(ctx, "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES "+
+			strings.Join(values, ", "), args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }

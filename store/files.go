@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/upload"
 )
 
@@ -38,9 +39,8 @@ func (s *Store) CreateFile(ctx context.Context, r *upload.FileRecord) error {
 // emitMedia writes a media event to the outbox in tx.
 func (s *Store) emitMedia(ctx context.Context, tx *sql.Tx, event string, r *upload.FileRecord) error {
 	now := time.Now()
-	_, err := tx.ExecContext(ctx, "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES ("+
-		s.phs(1, 6)+")", event, upload.FileUID, r.DocumentID, "", string(upload.MediaPayload(event, r, now)), now.UnixMilli())
-	return err
+	return s.insertEvents(ctx, tx, []*engine.Event{{Name: event, UID: upload.FileUID, DocumentID: r.DocumentID,
+		Payload: upload.MediaPayload(event, r, now), At: now}})
 }
 
 // File returns one file row, nil when there is none. It reads on the read

@@ -73,9 +73,8 @@ func (s *Store) listFilteredCounted(ctx context.Context, ct *models.ContentType,
 	if n, ok := s.counts.get(key, versions); ok {
 		return rows, n, true, nil
 	}
-	var n int64
-	s.statements.Add(1)
-	if err := again(ctx, func() error { return s.read.QueryRowContext(ctx, countSQL, cc.args...).Scan(&n) }); err != nil {
+	n, err := s.countNow(ctx, cc, countSQL)
+	if err != nil {
 		return nil, 0, false, err
 	}
 	s.counts.put(key, versions, n)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strconv"
 )
 
@@ -40,7 +39,7 @@ func (s *Store) resolver(ctx context.Context) *idResolver {
 // ids returns the distinct values q (one text column) reads, or ok false
 // when there are more than maxResolvedIDs.
 func (r *idResolver) ids(q string, args []any) ([]string, bool, error) {
-	key := q + "\x00" + fmt.Sprintf("%#v", args)
+	key := stmtKey(q, args)
 	if ids, seen := r.memo[key]; seen {
 		return ids, ids != nil, nil
 	}

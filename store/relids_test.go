@@ -19,14 +19,7 @@ import (
 func TestResolvedRelationFilters(t *testing.T) {
 	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
 		e := testenv.Start(t, db(t), testenv.Options{Public: testenv.AllActions(t, "")})
-		mk := func(path string, data map[string]any) string {
-			t.Helper()
-			r := e.Do("POST", path, map[string]any{"data": data})
-			if r.Status != 201 {
-				t.Fatalf("POST %s: %d %s", path, r.Status, r.Body)
-			}
-			return r.Data()["documentId"].(string)
-		}
+		mk := docMaker(t, e)
 		eng := mk("/api/categories", map[string]any{"name": "Eng"})
 		design := mk("/api/categories", map[string]any{"name": "Design"})
 		other := mk("/api/categories", map[string]any{"name": "Other"})

@@ -85,8 +85,13 @@ func (s *Store) countStatement(r *idResolver, ct *models.ContentType, q *engine.
 		return nil, "", "", err
 	}
 	sql := "SELECT COUNT(*) FROM " + quote(ct.Table()) + " t0 WHERE " + where
-	return c, sql, sql + "\x00" + fmt.Sprintf("%#v", c.args), nil
+	return c, sql, stmtKey(sql, c.args), nil
 }
+
+// stmtKey names a statement with its values, for the caches that remember
+// answers (count cache, resolved ids, unique checks): each value is quoted,
+// so "ab","c" and "a","bc" differ.
+func stmtKey(q string, args []any) string { return q + "\x00" + fmt.Sprintf("%#v", args) }
 
 // Count runs the COUNT that goes with a List.
 func (s *Store) Count(ctx context.Context, ct *models.ContentType, q *engine.ListQuery) (int64, error) {
@@ -114,13 +119,20 @@ func (s *Store) countCached(ctx context.Context, ct *models.ContentType, c *comp
 	if n, ok := s.counts.get(key, versions); ok && !c.uncached {
 		return n, nil
 	}
-	var n int64
-	s.statements.Add(1)
-	if err := again(ctx, func() error { return s.read.QueryRowContext(ctx, sql, c.args...).Scan(&n) }); err != nil {
+	n, err := s.countNow(ctx, c, sql)
+	if err != nil {
 		return 0, err
 	}
 	s.counts.put(key, versions, n)
 	return n, nil
+}
+
+// countNow runs a countStatement.
+func (s *Store) countNow(ctx context.Context, c *compiler, sql string) (int64, error) {
+	var n int64
+	s.statements.Add(1)
+	err := again(ctx, func() error { return s.read.QueryRowContext(ctx, sql, c.args...).Scan(&n) })
+	return n, err
 }
 
 func (s *Store) query(ctx context.Context, db querier, q string, args []any, extra bool) ([]engine.Row, error) {
@@ -427,7 +439,7 @@ func (t *txn) Taken(ct *models.ContentType, a *models.Attribute, value any, loca
 			") = " + t.ph(1) + " AND t0.document_id <> " + t.ph(2) + " LIMIT 1"
 		args = []any{uniqueText(t.s.d, value), documentID}
 	}
-	key := q + "\x00" + fmt.Sprintf("%#v", args)
+	key := stmtKey(q, args)
 	if taken, ok := t.taken[key]; ok {
 		return taken, nil
 	}
@@ -686,40 +698,11 @@ func (t *txn) Emit(ev *engine.Event) error {
 	return nil
 }
 
-// eventsPerStatement keeps an outbox INSERT's values well under SQLite's
-// limit on bound parameters.
-const eventsPerStatement = 500
-
 func (t *txn) flushEvents() error {
-	for len(t.events) > eventsPerStatement {
-		rest := t.events[eventsPerStatement:]
-		t.events = t.events[:eventsPerStatement]
-		if err := t.flushEvents(); err != nil {
-			return err
-		}
-		t.events = rest
-	}
 	if len(t.events) == 0 {
 		return nil
 	}
-	var b strings.Builder
-	b.WriteString("INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES ")
-	args := make([]any, 0, 6*len(t.events))
-	for i, ev := range t.events {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(")
-		for j := 1; j <= 6; j++ {
-			if j > 1 {
-				b.WriteString(", ")
-			}
-			b.WriteString(t.ph(6*i + j))
-		}
-		b.WriteString(")")
-		args = append(args, ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
-	}
+	evs := t.events
 	t.events = nil
-	_, err := t.count().ExecContext(t.ctx, b.String(), args...)
-	return err
+	return t.s.insertEvents(t.ctx, t.count(), evs)
 }

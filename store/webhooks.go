@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/stratum-cms/stratum/webhooks"
@@ -81,10 +82,30 @@ func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
 	})
 }
 
+// dispatchBatch bounds the events one dispatch statement marks: events
+// left undispatched while no webhook existed may be many by the time one
+// is made, and one UPDATE of all of them could outlast the statement
+// timeout, at every poll.
+var dispatchBatch = 10000 // a variable for the test of the loop
+
 // Dispatch marks the undispatched events dispatched and makes their
-// deliveries in one step, whatever order their transactions committed in
-// (an id cursor would skip an event whose transaction committed late).
+// deliveries, oldest first in batches, whatever order their transactions
+// committed in (an id cursor would skip an event whose transaction
+// committed late). It returns the deliveries made.
 func (s *Store) Dispatch(ctx context.Context, now int64) (int, error) {
+	total := 0
+	for {
+		events, deliveries, err := s.dispatchOnce(ctx, now)
+		total += deliveries
+		if err != nil || events < dispatchBatch {
+			return total, err
+		}
+	}
+}
+
+// dispatchOnce dispatches the oldest batch of undispatched events and says
+// how many events it marked and how many deliveries it made.
+func (s *Store) dispatchOnce(ctx context.Context, now int64) (int, int, error) {
 	// Polled by every node: a read says whether there is anything to do
 	// before a write transaction is taken. Without any webhook there is
 	// not: the events stay undispatched (marking them was an UPDATE of every
@@ -93,37 +114,41 @@ func (s *Store) Dispatch(ctx context.Context, now int64) (int, error) {
 	var any int
 	err := s.read.QueryRowContext(ctx, "SELECT 1 FROM stratum_events WHERE dispatched = false AND EXISTS (SELECT 1 FROM stratum_webhooks) LIMIT 1").Scan(&any)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		return 0, 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	p := s.d.Placeholder
+	batch := "SELECT id FROM stratum_events WHERE dispatched = false ORDER BY id LIMIT " + strconv.Itoa(dispatchBatch)
 	insert := "INSERT INTO stratum_deliveries (webhook_id, event_id, status, attempts, next_at, lease_until, last_status, last_error, created_at, updated_at) " +
 		"SELECT w.id, e.id, 'pending', 0, " + p(1) + ", 0, 0, '', " + p(2) + ", " + p(3) + " FROM %s e JOIN stratum_webhooks w ON w.enabled = true " +
 		"AND e.created_at >= w.created_at AND w.events LIKE '%%\"' || e.event || '\"%%' %s ON CONFLICT (webhook_id, event_id) DO NOTHING"
 	if s.d.Name() == "postgres" {
-		res, err := s.write.ExecContext(ctx, "WITH ev AS (UPDATE stratum_events SET dispatched = true WHERE dispatched = false "+
-			"RETURNING id, event, created_at) "+fmt.Sprintf(insert, "ev", "WHERE true"), now, now, now)
-		if err != nil {
-			return 0, err
-		}
-		n, _ := res.RowsAffected()
-		return int(n), nil
+		// dispatched = false again outside the batch: a node that marked
+		// some of them first leaves them to it (READ COMMITTED re-checks).
+		var events, deliveries int
+		err := s.write.QueryRowContext(ctx, "WITH ev AS (UPDATE stratum_events SET dispatched = true WHERE dispatched = false AND id IN ("+batch+") "+
+			"RETURNING id, event, created_at), ins AS ("+fmt.Sprintf(insert, "ev", "WHERE true")+" RETURNING 1) "+
+			"SELECT (SELECT COUNT(*) FROM ev), (SELECT COUNT(*) FROM ins)", now, now, now).Scan(&events, &deliveries)
+		return events, deliveries, err
 	}
-	var n int64
+	var events, deliveries int64
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		// The insert takes SQLite's write lock first: no event can commit
-		// between it and the update.
-		res, err := tx.ExecContext(ctx, fmt.Sprintf(insert, "stratum_events", "WHERE e.dispatched = false"), now, now, now)
+		// between it and the update, which marks the same batch.
+		res, err := tx.ExecContext(ctx, fmt.Sprintf(insert, "stratum_events", "WHERE e.id IN ("+batch+")"), now, now, now)
 		if err != nil {
 			return err
 		}
-		n, _ = res.RowsAffected()
-		_, err = tx.ExecContext(ctx, "UPDATE stratum_events SET dispatched = true WHERE dispatched = false")
-		return err
+		deliveries, _ = res.RowsAffected()
+		if res, err = tx.ExecContext(ctx, "UPDATE stratum_events SET dispatched = true WHERE id IN ("+batch+")"); err != nil {
+			return err
+		}
+		events, _ = res.RowsAffected()
+		return nil
 	})
-	return int(n), err
+	return int(events), int(deliveries), err
 }
 
 func (s *Store) Claim(ctx context.Context, now, lease int64, limit int) ([]webhooks.Claimed, error) {
