@@ -37,8 +37,8 @@ type relSort struct {
 }
 
 // relSortOf says whether the list's order can be read this way: one sort
-// key, a scalar or system field of a non-localized owner to-one relation's
-// target, and a bounded page.
+// key, a scalar or system field of an owner to-one relation's target, and a
+// bounded page.
 func relSortOf(q *engine.ListQuery) (relSort, bool) {
 	if len(q.Sort) != 1 || q.Limit < 0 {
 		return relSort{}, false
@@ -48,7 +48,7 @@ func relSortOf(q *engine.ListQuery) (relSort, bool) {
 		return relSort{}, false
 	}
 	a, f := st[0].Attr, st[1]
-	if a.Type != models.TypeRelation || !a.IsOwner() || a.IsToMany() || a.IsMorph() || f.Type.Localized ||
+	if a.Type != models.TypeRelation || !a.IsOwner() || a.IsToMany() || a.IsMorph() ||
 		a.Column != "" || f.Type.System { // system types' relations and rows: the join of orderBy
 		return relSort{}, false
 	}
@@ -69,9 +69,17 @@ func (s *Store) listByRelationSort(ctx context.Context, ct *models.ContentType, 
 	}
 	kc := &compiler{d: s.d}
 	key := kc.sortExpr(rs.field, "t1", "", tv)
+	// The target row whose key sorts a document: its only row of the
+	// version, or for a localized target the first of its locales' rows
+	// (the row orderBy's subquery takes: lowest id).
+	rowCond := versionCond("t1", tv)
+	if rs.target.Localized {
+		rowCond += " AND NOT EXISTS (SELECT 1 FROM " + quote(rs.target.Table()) + " t2 WHERE t2.document_id = t1.document_id AND " +
+			versionCond("t2", tv) + " AND t2.id < t1.id)"
+	}
 	hasKey := func(ref string) string { // a target row with a key for ref
 		return "SELECT 1 FROM " + quote(rs.target.Table()) + " t1 WHERE t1.document_id = " + ref + " AND " +
-			versionCond("t1", tv) + " AND " + key + " IS NOT NULL"
+			rowCond + " AND " + key + " IS NOT NULL"
 	}
 	ref := s.d.JSONText("t0."+engine.Column(rs.rel), rs.rel.Name)
 	cols := docCols(q)
@@ -126,7 +134,7 @@ func (s *Store) listByRelationSort(ctx context.Context, ct *models.ContentType, 
 	var trows *sql.Rows
 	err := again(ctx, func() (err error) {
 		trows, err = s.read.QueryContext(ctx, "SELECT t1.document_id, "+key+" FROM "+quote(rs.target.Table())+" t1 WHERE "+
-			versionCond("t1", tv)+" AND "+key+" IS NOT NULL ORDER BY "+key+dir+", t1.id"+dir)
+			rowCond+" AND "+key+" IS NOT NULL ORDER BY "+key+dir+", t1.id"+dir)
 		return err
 	})
 	if err != nil {
