@@ -31,6 +31,8 @@
 #   STRAPI_DB_URL   postgres://postgres@127.0.0.1:5432/strapi_peer_bench
 #   STRATUM_DB_URL  postgres://postgres@127.0.0.1:5432/stratum_peer_bench?sslmode=disable
 #                   (both names must contain "bench": they are dropped and made again)
+#   QUIET_WAIT      before each run, wait up to this many seconds for the machine
+#                   to be idle (60): see wait_quiet
 #   STRAPI_PORT PORT  1337, 1339
 #   SRC BIN         the source tree to build (this one) and the binary (/tmp/stratum-peer)
 set -euo pipefail
@@ -245,11 +247,33 @@ if [ -z "$ONLY" ] || [[ " $ONLY " == *" create "* ]]; then
   CREATED=1
 fi
 
+# busy_pct: the share of the machine (%) busy over the next second.
+busy_pct() {
+  local b0 a0 b1 a1
+  read -r b0 a0 < <(awk '/^cpu / {print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
+  sleep 1
+  read -r b1 a1 < <(awk '/^cpu / {print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
+  echo $(( (b1 - b0) * 100 / (a1 - a0 > 0 ? a1 - a0 : 1) ))
+}
+# wait_quiet: up to QUIET_WAIT seconds until a second passes with the machine
+# under 10% busy. A server keeps working through the requests it had
+# accepted when wrk stopped (Strapi's queue holds seconds of them), and that
+# work must not land in the next server's run.
+QUIET_WAIT="${QUIET_WAIT:-60}"
+wait_quiet() {
+  for _ in $(seq 1 "$QUIET_WAIT"); do
+    [ "$(busy_pct)" -lt 10 ] && return 0
+  done
+  echo "machine still busy after ${QUIET_WAIT}s: measuring anyway" >&2
+}
+
 # run BASE PID SLUG: a warm-up and a measured run; prints "req/s p50 p99 maxRSSMB errors".
 run() {
   local base=$1 pid=$2 s=$3 out="$TMP/wrk.out" max_rss=0 rss wrk_pid
+  wait_quiet
   # shellcheck disable=SC2046
   [ "$WARMUP" -gt 0 ] && "$WRK" -t"$THREADS" -c"$CONNS" --timeout 30s -d"${WARMUP}s" $(wrk_args "$base" "$s") "$base${PATHQ[$s]}" >/dev/null
+  wait_quiet
   # shellcheck disable=SC2046
   "$WRK" -t"$THREADS" -c"$CONNS" --timeout 30s -d"${DURATION}s" --latency $(wrk_args "$base" "$s") "$base${PATHQ[$s]}" >"$out" &
   wrk_pid=$!

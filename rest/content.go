@@ -267,7 +267,7 @@ func writeDoc(c echo.Context, status int, d *engine.Document) error {
 	b := append((*bp)[:0], `{"data":`...)
 	b = d.AppendJSON(b, format(c))
 	b = append(b, `,"meta":{}}`...)
-	err := c.Blob(status, echo.MIMEApplicationJSON, b)
+	err := writeJSON(c, status, b)
 	*bp = b
 	bufPool.Put(bp)
 	return err
@@ -286,10 +286,19 @@ func writeList(c echo.Context, res *engine.Result) error {
 	b = append(b, `],"meta":{"pagination":`...)
 	b = appendPagination(b, &res.Meta)
 	b = append(b, `}}`...)
-	err := c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
+	err := writeJSON(c, http.StatusOK, b)
 	*bp = b
 	bufPool.Put(bp)
 	return err
+}
+
+// writeJSON sends a whole JSON body with its length: net/http then writes
+// it as it is, where a body over its 2 KB buffer would go out chunked, in
+// one more write (the last chunk's) than the data needs. HEAD gets the
+// same length, as HTTP asks, and no body (headWriter).
+func writeJSON(c echo.Context, status int, b []byte) error {
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(b)))
+	return c.Blob(status, echo.MIMEApplicationJSON, b)
 }
 
 func appendPagination(b []byte, m *engine.PageMeta) []byte {

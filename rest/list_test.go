@@ -1,8 +1,12 @@
 package rest_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
 	"testing"
@@ -407,6 +411,54 @@ func TestBatchedPopulateMatchesSingle(t *testing.T) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// TestBodiesCarryTheirLength: a list (over net/http's 2 KB buffer) and a
+// document are sent with Content-Length, not chunked (one write fewer per
+// answer); HEAD has the same length, no body, and keeps its connection.
+func TestBodiesCarryTheirLength(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: testenv.AllActions(t, "")})
+		var id any
+		for i := 0; i < 30; i++ {
+			id = createDoc(t, e, "/api/articles", map[string]any{"title": fmt.Sprintf("A title long enough %02d", i),
+				"summary": strings.Repeat("words ", 40)})
+		}
+		client := &http.Client{Transport: &http.Transport{}}
+		for _, path := range []string{"/api/articles?pagination[pageSize]=30", fmt.Sprintf("/api/articles/%v", id)} {
+			res, err := client.Get(e.URL + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || len(res.TransferEncoding) != 0 || res.ContentLength != int64(len(body)) {
+				t.Errorf("GET %s: %d, transfer encoding %v, Content-Length %d for %d bytes", path, res.StatusCode,
+					res.TransferEncoding, res.ContentLength, len(body))
+			}
+			if path == "/api/articles?pagination[pageSize]=30" && len(body) < 4096 {
+				t.Errorf("the list is %d bytes: too short to test chunking", len(body))
+			}
+		}
+		// HEAD twice: no body, and the connection stays for the second.
+		var reused bool
+		trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused }}
+		for i := 0; i < 2; i++ {
+			req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), "HEAD", e.URL+"/api/articles?pagination[pageSize]=30", nil)
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || len(body) != 0 || res.ContentLength < 4096 {
+				t.Errorf("HEAD: %d with %d bytes, Content-Length %d", res.StatusCode, len(body), res.ContentLength)
+			}
+		}
+		if !reused {
+			t.Error("the second HEAD request took a new connection")
 		}
 	})
 }
