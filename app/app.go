@@ -98,7 +98,6 @@ func Open(dir string, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.SetLogger(o.Log)
 	a := &App{Config: cfg, Store: st, log: o.Log}
 	if err := a.build(engine.SchemaFiles{Types: types, Components: comps}); err != nil {
 		st.Close()

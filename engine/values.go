@@ -179,8 +179,8 @@ func checkString(a *models.Attribute, s string) (any, scalarError) {
 	if a.MinLength != nil && n < *a.MinLength && s != "" {
 		return nil, scalarError("must be at least " + strconv.Itoa(*a.MinLength) + " characters")
 	}
-	if max, ok := a.MaxChars(); ok && n > max {
-		return nil, scalarError("must be at most " + strconv.Itoa(max) + " characters")
+	if a.MaxLength != nil && n > *a.MaxLength {
+		return nil, scalarError("must be at most " + strconv.Itoa(*a.MaxLength) + " characters")
 	}
 	if re := a.Pattern(); re != nil && s != "" {
 		if !re.MatchString(s) {

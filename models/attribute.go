@@ -205,23 +205,6 @@ func (a *Attribute) Localized() bool {
 	return *o.I18n.Localized
 }
 
-// StringMaxLength is the longest string or email without a maxLength of its
-// own: Strapi keeps them in varchar(255) columns, which refuse longer values.
-const StringMaxLength = 255
-
-// MaxChars is the longest value of a text attribute in characters: its
-// maxLength, or StringMaxLength for a string or email without one. ok is
-// false when the length is unbounded (text, rich text, ...).
-func (a *Attribute) MaxChars() (n int, ok bool) {
-	if a.MaxLength != nil {
-		return *a.MaxLength, true
-	}
-	if a.Type == TypeString || a.Type == TypeEmail {
-		return StringMaxLength, true
-	}
-	return 0, false
-}
-
 // IsHidden reports whether the attribute never appears in responses.
 func (a *Attribute) IsHidden() bool { return a.Private || a.Type == TypePassword }
 

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"hash/fnv"
 
-	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/stratum-cms/stratum/engine"
 	"github.com/stratum-cms/stratum/models"
 )
@@ -24,15 +22,6 @@ func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 		}
 		for _, stmt := range s.tableDDL(ct) {
 			if _, err := s.write.ExecContext(ctx, stmt); err != nil {
-				if tooLongToIndex(err) {
-					// Values written before strings had their 255-character
-					// bound (an import, an older version) can be too long
-					// for a B-tree entry: the table is served without
-					// that index, which is tried again at the next start.
-					s.logger().Warn("index not made: a stored value is too long for it; shorten it to have the index",
-						"type", ct.UID, "statement", stmt, "err", err)
-					continue
-				}
 				return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
 			}
 		}
@@ -120,8 +109,7 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 
 // scalarIndex is the expression index of an attribute that filters and
 // sorts use often and whose values are small (numbers, dates, times,
-// enumerations, strings and emails: at most 255 characters, or a maxLength
-// up to 600): the expression is the one the query compiler emits, so
+// enumerations, strings with a small maxLength): the expression is the one the query compiler emits, so
 // the planner can use it. The value class is in the name, so a type change
 // replaces the index instead of keeping a stale cast.
 func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) {
@@ -137,7 +125,7 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 	case models.TypeString, models.TypeEmail:
 		// Only bounded strings: a B-tree entry must stay under ~2.7 KB, and
 		// 600 characters of UTF-8 always do.
-		if n, ok := a.MaxChars(); ok && n <= 600 {
+		if a.MaxLength != nil && *a.MaxLength <= 600 {
 			return indexName(table, a.Name+"_tix"), e
 		}
 	}
@@ -256,11 +244,4 @@ func indexName(table, suffix string) string {
 	h := fnv.New32a()
 	h.Write([]byte(n))
 	return fmt.Sprintf("%s_%08x", n[:50], h.Sum32())
-}
-
-// tooLongToIndex tells PostgreSQL's refusal of a B-tree entry over its size
-// limit (program_limit_exceeded) from other failures.
-func tooLongToIndex(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "54000"
 }

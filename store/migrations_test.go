@@ -1,13 +1,9 @@
 package store_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/stratum-cms/stratum/internal/testenv"
-	"github.com/stratum-cms/stratum/models"
 	"github.com/stratum-cms/stratum/store"
 )
 
@@ -389,68 +384,4 @@ func TestConcurrentLaterMigration(t *testing.T) {
 			t.Fatalf("the migration ran %d times: %v", n, err)
 		}
 	})
-}
-
-// TestLongValueKeepsIndexOut: a string stored before strings had their
-// 255-character bound (an import, an older version) can be too long for a
-// PostgreSQL B-tree entry. The migration then serves the table without
-// that index instead of refusing to start.
-func TestLongValueKeepsIndexOut(t *testing.T) {
-	pg := testenv.Databases(t)["postgres"]
-	if pg == nil {
-		t.Skip("PostgreSQL only (set TEST_DATABASE_URL): SQLite has no size limit on index entries")
-	}
-	url := pg(t)
-	ctx := context.Background()
-	schema := func(attr string) *models.Schema {
-		ct, err := models.ParseContentType("api::memo.memo", "memo", []byte(`{"kind": "collectionType", "collectionName": "memos",
-			"info": {"singularName": "memo", "pluralName": "memos"}, "options": {"draftAndPublish": false},
-			"attributes": {"body": `+attr+`}}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := models.Build([]*models.ContentType{ct}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	st, err := store.Open(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	var logs bytes.Buffer
-	st.SetLogger(slog.New(slog.NewTextHandler(&logs, nil)))
-	if err := st.Migrate(ctx, schema(`{"type": "string", "maxLength": 100000}`)); err != nil {
-		t.Fatal(err)
-	}
-	// Random hex: 20,000 characters that compress to well over the limit.
-	b := make([]byte, 10000)
-	_, _ = rand.Read(b)
-	long := hex.EncodeToString(b)
-	if err := st.GORM().Exec(`INSERT INTO memos (document_id, locale, published_at, created_at, updated_at, data) VALUES
-		('m1', 'en', now(), now(), now(), jsonb_build_object('body', ?::text))`, long).Error; err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Migrate(ctx, schema(`{"type": "string"}`)); err != nil {
-		t.Fatalf("migrate with a value too long to index: %v", err)
-	}
-	var n int
-	if err := st.GORM().Raw(`SELECT COUNT(*) FROM pg_indexes WHERE tablename = 'memos' AND indexname = 'memos_body_tix'`).Scan(&n).Error; err != nil {
-		t.Fatal(err)
-	}
-	if n != 0 || !strings.Contains(logs.String(), "index not made") {
-		t.Errorf("index made: %d, log: %s", n, logs.String())
-	}
-	// Shortened, the next start makes it.
-	if err := st.GORM().Exec(`UPDATE memos SET data = '{"body": "short"}'`).Error; err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Migrate(ctx, schema(`{"type": "string"}`)); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.GORM().Raw(`SELECT COUNT(*) FROM pg_indexes WHERE tablename = 'memos' AND indexname = 'memos_body_tix'`).Scan(&n).Error; err != nil || n != 1 {
-		t.Errorf("index after shortening: %d %v", n, err)
-	}
 }

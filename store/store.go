@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"log/slog"
 	neturl "net/url"
 	"os"
 	"path/filepath"
@@ -56,18 +55,6 @@ type Store struct {
 	writers chan struct{}
 	// evolving makes this node's schema changes take turns.
 	evolving sync.Mutex
-	// log takes what a migration skips (SetLogger; discarded by default).
-	log *slog.Logger
-}
-
-// SetLogger sets where the store reports what it skipped and why.
-func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
-
-func (s *Store) logger() *slog.Logger {
-	if s.log == nil {
-		return slog.New(slog.DiscardHandler)
-	}
-	return s.log
 }
 
 // Statements is the number of document SQL statements run so far.
