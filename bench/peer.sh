@@ -56,7 +56,8 @@ WRK="${WRK:-wrk}"
 
 die() { printf 'peer.sh: %s\n' "$*" >&2; exit 1; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-for n in ARTICLES DURATION WARMUP THREADS CONNS ROUNDS STRAPI_PORT PORT; do
+QUIET_WAIT="${QUIET_WAIT:-60}"
+for n in ARTICLES DURATION WARMUP THREADS CONNS ROUNDS STRAPI_PORT PORT QUIET_WAIT; do
   [[ "${!n}" =~ ^[0-9]+$ ]] || die "$n must be a number"
 done
 for c in node npm psql curl "$WRK"; do command -v "$c" >/dev/null || die "$c not found"; done
@@ -100,7 +101,8 @@ cleanup() {
   stop "$STRATUM_PID"; stop "$STRAPI_PID"
   # What the create row wrote goes again (KEEP_DB=1 reuses the databases).
   if [ -n "${CREATED:-}" ]; then
-    psql_q "$STRAPI_DB_URL" "DELETE FROM articles WHERE title LIKE 'Peer load %'" >/dev/null || true
+    psql_q "$STRAPI_DB_URL" "DELETE FROM articles WHERE title LIKE 'Peer load %';
+      DELETE FROM components_shared_seos s WHERE NOT EXISTS (SELECT 1 FROM articles_cmps c WHERE c.cmp_id = s.id AND c.component_type = 'shared.seo')" >/dev/null || true
     psql_q "$STRATUM_DB_URL" "DELETE FROM articles WHERE data->>'title' LIKE 'Peer load %';
       DELETE FROM stratum_counts WHERE tbl = 'articles';
       INSERT INTO stratum_counts (tbl, published, locale, n) SELECT 'articles', published_at IS NOT NULL, locale, COUNT(*) FROM articles GROUP BY 2, 3" >/dev/null || true
@@ -126,14 +128,18 @@ echo "building $BIN" >&2
 # ---- Strapi: database, seed, start ----
 [ "${KEEP_DB:-}" = 1 ] || fresh_db "$STRAPI_DB_URL"
 db_parts "$STRAPI_DB_URL"
-hostport="${STRAPI_DB_URL#postgres://}"; hostport="${hostport#*@}"; hostport="${hostport%%/*}"
+# Strapi takes the URL's parts: postgres://user[:password]@host[:port]/name.
+userinfo="${STRAPI_DB_URL#postgres://}"; userinfo="${userinfo%%/*}"
+hostport="${userinfo##*@}"; [ "$userinfo" = "$hostport" ] && userinfo="postgres"; userinfo="${userinfo%@*}"
+db_user="${userinfo%%:*}"; db_pass=""; [ "$userinfo" != "$db_user" ] && db_pass="${userinfo#*:}"
+db_host="${hostport%:*}"; db_port=5432; [ "$hostport" != "$db_host" ] && db_port="${hostport##*:}"
 for port in "$STRAPI_PORT" "$PORT"; do
   if curl -s --max-time 1 -o /dev/null "http://127.0.0.1:$port/"; then die "something already answers on port $port"; fi
 done
 echo "starting Strapi (its bootstrap seeds $ARTICLES articles on a new database: minutes)" >&2
 t0=$(now_ms)
 (cd "$PEER_DIR" && NODE_ENV=production HOST=127.0.0.1 PORT="$STRAPI_PORT" \
-  DATABASE_HOST="${hostport%:*}" DATABASE_PORT="${hostport##*:}" DATABASE_NAME="$DBNAME" DATABASE_USERNAME=postgres \
+  DATABASE_HOST="$db_host" DATABASE_PORT="$db_port" DATABASE_NAME="$DBNAME" DATABASE_USERNAME="$db_user" DATABASE_PASSWORD="$db_pass" \
   SEED_ARTICLES="$ARTICLES" PEER_TOKEN="$PEER_TOKEN" exec node node_modules/@strapi/strapi/bin/strapi.js start) >"$TMP/strapi.log" 2>&1 &
 STRAPI_PID=$!
 STRAPI="http://127.0.0.1:$STRAPI_PORT"
@@ -169,12 +175,12 @@ done
 
 # ---- workloads ----
 first="$(curl -s --max-time 10 "$STRAPI/api/articles?pagination%5BpageSize%5D=1")"
-DOC_ID="$(printf '%s' "$first" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4)"
+DOC_ID="$(printf '%s' "$first" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4 || true)"
 [ -n "$DOC_ID" ] || die "no article in Strapi's list: $(printf '%s' "$first" | head -c 300)"
 CATS="$(curl -s --max-time 10 "$STRAPI/api/categories?pagination%5BpageSize%5D=1")"
-CAT_ID="$(printf '%s' "$CATS" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4)"
-CAT_NAME="$(printf '%s' "$CATS" | grep -o '"name":"[A-Za-z]*"' | head -n1 | cut -d'"' -f4)"
-read -r TAG1 TAG2 <<<"$(curl -s --max-time 10 "$STRAPI/api/tags?pagination%5BpageSize%5D=2" | grep -o '"documentId":"[a-z0-9]*"' | cut -d'"' -f4 | paste -sd' ')"
+CAT_ID="$(printf '%s' "$CATS" | grep -o '"documentId":"[a-z0-9]*"' | head -n1 | cut -d'"' -f4 || true)"
+CAT_NAME="$(printf '%s' "$CATS" | grep -o '"name":"[A-Za-z]*"' | head -n1 | cut -d'"' -f4 || true)"
+read -r TAG1 TAG2 <<<"$(curl -s --max-time 10 "$STRAPI/api/tags?pagination%5BpageSize%5D=2" | grep -o '"documentId":"[a-z0-9]*"' | cut -d'"' -f4 | paste -sd' ' || true)"
 [ -n "$CAT_ID" ] && [ -n "$CAT_NAME" ] && [ -n "${TAG2:-}" ] || die "no category or tags in Strapi"
 
 SLUGS=(list nocount filtered deep populate2 popall one graphql relsort create)
@@ -259,7 +265,6 @@ busy_pct() {
 # under 10% busy. A server keeps working through the requests it had
 # accepted when wrk stopped (Strapi's queue holds seconds of them), and that
 # work must not land in the next server's run.
-QUIET_WAIT="${QUIET_WAIT:-60}"
 wait_quiet() {
   for _ in $(seq 1 "$QUIET_WAIT"); do
     [ "$(busy_pct)" -lt 10 ] && return 0
