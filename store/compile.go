@@ -415,10 +415,18 @@ func (c *compiler) orderBy(sorts []query.Sort, v engine.Version) string {
 	parts := make([]string, 0, len(sorts)+1)
 	for _, s := range sorts {
 		e := c.sortExpr(s.Steps, "t0", "", v)
-		if s.Desc {
-			parts = append(parts, e+" DESC NULLS FIRST")
-		} else {
-			parts = append(parts, e+" ASC NULLS LAST")
+		keys := []string{e}
+		if len(s.Steps) == 1 && s.Steps[0].Attr != nil && prefixSorted(s.Steps[0].Attr) {
+			// The same order (for values up to prefixChars long the
+			// prefix is the value), by the prefix index first.
+			keys = []string{c.d.Prefix(e), e}
+		}
+		for _, k := range keys {
+			if s.Desc {
+				parts = append(parts, k+" DESC NULLS FIRST")
+			} else {
+				parts = append(parts, k+" ASC NULLS LAST")
+			}
 		}
 	}
 	// id breaks ties in the direction of the last key, so an index on

@@ -21,6 +21,8 @@ type Dialect interface {
 	JSONValue(base, key string) string
 	// Number casts a text extraction to a number for comparison and order.
 	Number(expr string) string
+	// Prefix is the first prefixChars characters of a text expression.
+	Prefix(expr string) string
 	// Bool casts a boolean extraction.
 	Bool(expr string) string
 	// ArrayElements is a FROM item listing a JSON array's elements as a
@@ -84,7 +86,10 @@ func (d postgresDialect) CreateTable(t string) string {
 func (postgresDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }
 func (postgresDialect) JSONValue(base, key string) string { return base + "->" + lit(key) }
 func (postgresDialect) Number(e string) string            { return "(" + e + ")::numeric" }
-func (postgresDialect) Bool(e string) string              { return "(" + e + ")::boolean" }
+func (postgresDialect) Prefix(e string) string {
+	return "left(" + e + ", " + strconv.Itoa(prefixChars) + ")"
+}
+func (postgresDialect) Bool(e string) string { return "(" + e + ")::boolean" }
 func (postgresDialect) ArrayElements(j, alias string) string {
 	return "jsonb_array_elements(CASE WHEN jsonb_typeof(" + j + ") = 'array' THEN " + j + " ELSE '[]'::jsonb END) AS " + alias + "(value)"
 }
@@ -131,7 +136,10 @@ func (sqliteDialect) CreateTable(t string) string {
 func (sqliteDialect) JSONText(base, key string) string  { return base + "->>" + lit(key) }
 func (sqliteDialect) JSONValue(base, key string) string { return base + "->" + lit(key) }
 func (sqliteDialect) Number(e string) string            { return "CAST(" + e + " AS NUMERIC)" }
-func (sqliteDialect) Bool(e string) string              { return e }
+func (sqliteDialect) Prefix(e string) string {
+	return "substr(" + e + ", 1, " + strconv.Itoa(prefixChars) + ")"
+}
+func (sqliteDialect) Bool(e string) string { return e }
 func (sqliteDialect) ArrayElements(j, alias string) string {
 	return "json_each(CASE WHEN json_type(" + j + ") = 'array' THEN " + j + " ELSE '[]' END) AS " + alias
 }

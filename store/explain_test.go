@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,7 +71,13 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 				q     *engine.ListQuery
 				index string
 			}{"bounded string sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
-				Sort: sorts(t, e, articles, "title"), Limit: 25}, "articles_title_tix"})
+				Sort: sorts(t, e, articles, "title"), Limit: 25}, "articles_title_tix"}, struct {
+				name  string
+				c     engine.Collection
+				q     *engine.ListQuery
+				index string
+			}{"unbounded string sort: its prefix", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
+				Sort: sorts(t, e, authors, "name"), Limit: 25}, "authors_name_pix"})
 		}
 		for _, c := range cases {
 			plan, err := e.Store.Explain(ctx, c.c.Type, c.q)
@@ -100,4 +107,50 @@ func sorts(t *testing.T, e *testenv.Env, c engine.Collection, field string) []qu
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestPrefixSortKeepsTheOrder: a sort on a string without maxLength goes
+// by its first 255 characters, then the whole value; names longer than
+// that and equal in their first 255 characters still come in the order
+// of the whole value, both ways, a page at a time as all at once.
+func TestPrefixSortKeepsTheOrder(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := testenv.Start(t, db(t), testenv.Options{Public: testenv.AllActions(t, "")})
+		long := strings.Repeat("m", 255)
+		names := []string{long + "b", "a", long + "a", "zz", long, long + "ab", "m", "b"}
+		for i, n := range names {
+			if r := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": n, "email": fmt.Sprintf("p%d@x.io", i)}}); r.Status != 201 {
+				t.Fatalf("POST: %d %s", r.Status, r.Body)
+			}
+		}
+		want := slices.Clone(names)
+		slices.Sort(want)
+		for _, desc := range []bool{false, true} {
+			if desc {
+				slices.Reverse(want)
+			}
+			dir := "asc"
+			if desc {
+				dir = "desc"
+			}
+			var got []string
+			for page := 1; page <= 3; page++ {
+				r := e.Do("GET", fmt.Sprintf("/api/authors?sort=name:%s&pagination[pageSize]=3&pagination[page]=%d", dir, page), nil)
+				for _, d := range r.JSON["data"].([]any) {
+					got = append(got, d.(map[string]any)["name"].(string))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("sort=name:%s: got %q\nwant %q", dir, short(got), short(want))
+			}
+		}
+	})
+}
+
+func short(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.Replace(n, strings.Repeat("m", 255), "m×255", 1)
+	}
+	return out
 }

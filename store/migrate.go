@@ -123,13 +123,33 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 	case models.TypeDate, models.TypeTime, models.TypeDateTime, models.TypeTimestamp, models.TypeEnumeration:
 		return indexName(table, a.Name+"_tix"), e
 	case models.TypeString, models.TypeEmail:
-		// Only bounded strings: a B-tree entry must stay under ~2.7 KB, and
-		// 600 characters of UTF-8 always do.
+		// Bounded strings as they are: a B-tree entry must stay under
+		// ~2.7 KB, and 600 characters of UTF-8 always do. The others by
+		// their first prefixChars characters (prefixSorted).
 		if a.MaxLength != nil && *a.MaxLength <= 600 {
 			return indexName(table, a.Name+"_tix"), e
 		}
+		if prefixSorted(a) {
+			return indexName(table, a.Name+"_pix"), s.d.Prefix(e)
+		}
 	}
 	return "", ""
+}
+
+// prefixChars is how much of an unbounded string its index holds: 255
+// characters of UTF-8 (at most 1,020 bytes) always fit a B-tree entry.
+const prefixChars = 255
+
+// prefixSorted says whether a sort on the attribute goes by its prefix
+// first (then the whole value): a string or email without a maxLength
+// that bounds it, stored in the JSON document and readable by a query
+// (hidden ones are refused in filters and sorts). The (prefix, id) index
+// then serves the sort (PostgreSQL reads it in order and sorts each group
+// of equal prefixes; SQLite sorts the right part), where the whole value,
+// unbounded, cannot be indexed.
+func prefixSorted(a *models.Attribute) bool {
+	return (a.Type == models.TypeString || a.Type == models.TypeEmail) &&
+		(a.MaxLength == nil || *a.MaxLength > 600) && !a.IsUnique() && !a.IsHidden() && a.Column == ""
 }
 
 // ensureLargeColumn adds the large column to a table made before it
