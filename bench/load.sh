@@ -72,6 +72,8 @@ PPROF_ADDR=127.0.0.1:6061
 BASE="http://127.0.0.1:${PORT}"
 
 die() { printf 'load.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 for n in ARTICLES ENGINE_SEED DURATION WARMUP THREADS CONNS PORT STATS_WAIT QUIET_WAIT RETRIES BUSY_OK; do
@@ -120,21 +122,10 @@ if [ "$DATABASE_URL" = "sqlite" ]; then
 else
   DB=postgres
   case "$DATABASE_URL" in postgres://*|postgresql://*) ;; *) die "DATABASE_URL must be postgres://... or sqlite" ;; esac
-  url_noq="${DATABASE_URL%%\?*}"
-  query=""
-  [ "$url_noq" != "$DATABASE_URL" ] && query="?${DATABASE_URL#*\?}"
-  dbname="${url_noq##*/}"
-  [[ "$dbname" =~ ^[a-z_][a-z0-9_]*$ ]] || die "database name '$dbname' must be [a-z_][a-z0-9_]*"
-  [[ "$dbname" == *bench* ]] || die "refusing to drop '$dbname': the bench database's name must contain 'bench'"
-  ADMIN_URL="${url_noq%/*}/postgres${query}"
-  psql_q() { psql "$1" -v ON_ERROR_STOP=1 -qtAc "$2"; }
+  db_parts "$DATABASE_URL"
   DBVERSION="$(psql_q "$ADMIN_URL" 'SHOW server_version' | head -n1)"
   DBVERSION="PostgreSQL ${DBVERSION%% *}"
-  if [ "${KEEP_DB:-}" != "1" ]; then
-    echo "creating database $dbname" >&2
-    psql_q "$ADMIN_URL" "DROP DATABASE IF EXISTS $dbname WITH (FORCE)"
-    psql_q "$ADMIN_URL" "CREATE DATABASE $dbname"
-  fi
+  [ "${KEEP_DB:-}" = "1" ] || fresh_db "$DATABASE_URL"
   export DATABASE_URL
 fi
 
@@ -343,22 +334,6 @@ pg_ticks() {
   done
   echo "$s"
 }
-# /proc/stat cpu: user nice system idle iowait irq softirq steal.
-# Prints busy, total, and irq+softirq (loopback TCP is mostly softirq work,
-# charged to no process).
-machine_ticks() { awk '/^cpu / {print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9, $7+$8}' /proc/stat; }
-
-# wait_quiet: up to QUIET_WAIT seconds until a second passes with the
-# machine under 10% busy (nothing else running: the server is idle now).
-wait_quiet() {
-  local i b0 a0 b1 a1
-  for i in $(seq 1 "$QUIET_WAIT"); do
-    read -r b0 a0 _ < <(machine_ticks); sleep 1; read -r b1 a1 _ < <(machine_ticks)
-    if [ $(( (b1 - b0) * 100 )) -lt $(( (a1 - a0) * 10 )) ]; then return 0; fi
-  done
-  echo "machine still busy after ${QUIET_WAIT}s: measuring anyway (see the CPU column)" >&2
-}
-
 PROFILE_DIR="${PROFILE_DIR:-/tmp/stratum-prof-$DB}"
 [ "$PROFILE" = 1 ] && mkdir -p "$PROFILE_DIR"
 # measure I ATTEMPT: one measured wrk run of endpoint I; sets ROW, LINE

@@ -32,7 +32,7 @@
 #   STRATUM_DB_URL  postgres://postgres@127.0.0.1:5432/stratum_peer_bench?sslmode=disable
 #                   (both names must contain "bench": they are dropped and made again)
 #   QUIET_WAIT      before each run, wait up to this many seconds for the machine
-#                   to be idle (60): see wait_quiet
+#                   to be idle (60): see wait_quiet in bench/lib.sh
 #   STRAPI_PORT PORT  1337, 1339
 #   SRC BIN         the source tree to build (this one) and the binary (/tmp/stratum-peer)
 set -euo pipefail
@@ -55,6 +55,8 @@ PORT="${PORT:-1339}"
 WRK="${WRK:-wrk}"
 
 die() { printf 'peer.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 QUIET_WAIT="${QUIET_WAIT:-60}"
 for n in ARTICLES DURATION WARMUP THREADS CONNS ROUNDS STRAPI_PORT PORT QUIET_WAIT; do
@@ -62,23 +64,6 @@ for n in ARTICLES DURATION WARMUP THREADS CONNS ROUNDS STRAPI_PORT PORT QUIET_WA
 done
 for c in node npm psql curl "$WRK"; do command -v "$c" >/dev/null || die "$c not found"; done
 node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || die "Strapi 5 needs Node.js 20 or later"
-
-psql_q() { psql "$1" -v ON_ERROR_STOP=1 -qtAc "$2"; }
-# db_parts URL: sets DBNAME and ADMIN_URL (the same server's postgres database).
-db_parts() {
-  local url_noq="${1%%\?*}" query=""
-  [ "$url_noq" != "$1" ] && query="?${1#*\?}"
-  DBNAME="${url_noq##*/}"
-  [[ "$DBNAME" =~ ^[a-z_][a-z0-9_]*$ ]] || die "database name '$DBNAME' must be [a-z_][a-z0-9_]*"
-  [[ "$DBNAME" == *bench* ]] || die "refusing to drop '$DBNAME': its name must contain 'bench'"
-  ADMIN_URL="${url_noq%/*}/postgres${query}"
-}
-fresh_db() {
-  db_parts "$1"
-  echo "creating database $DBNAME" >&2
-  psql_q "$ADMIN_URL" "DROP DATABASE IF EXISTS $DBNAME WITH (FORCE)"
-  psql_q "$ADMIN_URL" "CREATE DATABASE $DBNAME"
-}
 
 # The secrets both servers share: Stratum checks Strapi's token digests and
 # JWTs with Strapi's salt and secret (README, "Moving from Strapi").
@@ -252,25 +237,6 @@ if [ -z "$ONLY" ] || [[ " $ONLY " == *" create "* ]]; then
   done
   CREATED=1
 fi
-
-# busy_pct: the share of the machine (%) busy over the next second.
-busy_pct() {
-  local b0 a0 b1 a1
-  read -r b0 a0 < <(awk '/^cpu / {print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
-  sleep 1
-  read -r b1 a1 < <(awk '/^cpu / {print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat)
-  echo $(( (b1 - b0) * 100 / (a1 - a0 > 0 ? a1 - a0 : 1) ))
-}
-# wait_quiet: up to QUIET_WAIT seconds until a second passes with the machine
-# under 10% busy. A server keeps working through the requests it had
-# accepted when wrk stopped (Strapi's queue holds seconds of them), and that
-# work must not land in the next server's run.
-wait_quiet() {
-  for _ in $(seq 1 "$QUIET_WAIT"); do
-    [ "$(busy_pct)" -lt 10 ] && return 0
-  done
-  echo "machine still busy after ${QUIET_WAIT}s: measuring anyway" >&2
-}
 
 # run BASE PID SLUG: a warm-up and a measured run; prints "req/s p50 p99 maxRSSMB errors".
 run() {

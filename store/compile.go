@@ -415,19 +415,16 @@ func (c *compiler) orderBy(sorts []query.Sort, v engine.Version) string {
 	parts := make([]string, 0, len(sorts)+1)
 	for _, s := range sorts {
 		e := c.sortExpr(s.Steps, "t0", "", v)
-		keys := []string{e}
+		dir := " ASC NULLS LAST"
+		if s.Desc {
+			dir = " DESC NULLS FIRST"
+		}
 		if len(s.Steps) == 1 && s.Steps[0].Attr != nil && prefixSorted(s.Steps[0].Attr) {
 			// The same order (for values up to prefixChars long the
 			// prefix is the value), by the prefix index first.
-			keys = []string{c.d.Prefix(e), e}
+			parts = append(parts, c.d.Prefix(e)+dir)
 		}
-		for _, k := range keys {
-			if s.Desc {
-				parts = append(parts, k+" DESC NULLS FIRST")
-			} else {
-				parts = append(parts, k+" ASC NULLS LAST")
-			}
-		}
+		parts = append(parts, e+dir)
 	}
 	// id breaks ties in the direction of the last key, so an index on
 	// (key, id) serves the order scanned forward or backward.

@@ -37,12 +37,13 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 			return c
 		}
 		articles, authors := col("articles"), col("authors")
-		cases := []struct {
+		type explainCase struct {
 			name  string
 			c     engine.Collection
 			q     *engine.ListQuery
 			index string
-		}{
+		}
+		cases := []explainCase{
 			{"unique uid", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, articles, "slug", "t1")}, "articles_slug_uq"},
 			{"unique email", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
@@ -59,25 +60,13 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 		// On PostgreSQL, Explain turns sequential scans off for its own
 		// transaction: the index must be usable, whatever the planner's taste.
 		if e.DB == "postgres" { // SQLite orders nulls first natively; our NULLS LAST needs a sort there
-			cases = append(cases, struct {
-				name  string
-				c     engine.Collection
-				q     *engine.ListQuery
-				index string
-			}{"numeric sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
-				Sort: sorts(t, e, articles, "rating"), Limit: 25}, "articles_rating_nix"}, struct {
-				name  string
-				c     engine.Collection
-				q     *engine.ListQuery
-				index string
-			}{"bounded string sort", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
-				Sort: sorts(t, e, articles, "title"), Limit: 25}, "articles_title_tix"}, struct {
-				name  string
-				c     engine.Collection
-				q     *engine.ListQuery
-				index string
-			}{"unbounded string sort: its prefix", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
-				Sort: sorts(t, e, authors, "name"), Limit: 25}, "authors_name_pix"})
+			sorted := func(c engine.Collection, field string) *engine.ListQuery {
+				return &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales, Sort: sorts(t, e, c, field), Limit: 25}
+			}
+			cases = append(cases,
+				explainCase{"numeric sort", articles, sorted(articles, "rating"), "articles_rating_nix"},
+				explainCase{"bounded string sort", articles, sorted(articles, "title"), "articles_title_tix"},
+				explainCase{"unbounded string sort: its prefix", authors, sorted(authors, "name"), "authors_name_pix"})
 		}
 		for _, c := range cases {
 			plan, err := e.Store.Explain(ctx, c.c.Type, c.q)

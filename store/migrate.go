@@ -123,10 +123,9 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 	case models.TypeDate, models.TypeTime, models.TypeDateTime, models.TypeTimestamp, models.TypeEnumeration:
 		return indexName(table, a.Name+"_tix"), e
 	case models.TypeString, models.TypeEmail:
-		// Bounded strings as they are: a B-tree entry must stay under
-		// ~2.7 KB, and 600 characters of UTF-8 always do. The others by
-		// their first prefixChars characters (prefixSorted).
-		if a.MaxLength != nil && *a.MaxLength <= 600 {
+		// Bounded strings as they are (a B-tree entry must stay under
+		// ~2.7 KB); the others by their first prefixChars characters.
+		if boundedString(a) {
 			return indexName(table, a.Name+"_tix"), e
 		}
 		if prefixSorted(a) {
@@ -135,6 +134,10 @@ func (s *Store) scalarIndex(table string, a *models.Attribute) (string, string) 
 	}
 	return "", ""
 }
+
+// boundedString says whether a string's maxLength keeps every value small
+// enough for a B-tree entry as it is (600 characters of UTF-8 always are).
+func boundedString(a *models.Attribute) bool { return a.MaxLength != nil && *a.MaxLength <= 600 }
 
 // prefixChars is how much of an unbounded string its index holds: 255
 // characters of UTF-8 (at most 1,020 bytes) always fit a B-tree entry.
@@ -149,7 +152,7 @@ const prefixChars = 255
 // unbounded, cannot be indexed.
 func prefixSorted(a *models.Attribute) bool {
 	return (a.Type == models.TypeString || a.Type == models.TypeEmail) &&
-		(a.MaxLength == nil || *a.MaxLength > 600) && !a.IsUnique() && !a.IsHidden() && a.Column == ""
+		!boundedString(a) && !a.IsUnique() && !a.IsHidden() && a.Column == ""
 }
 
 // ensureLargeColumn adds the large column to a table made before it
