@@ -93,11 +93,19 @@ type Backend interface {
 	Close() error
 }
 
+// IDSet is document ids of one type.
+type IDSet struct {
+	Type        *models.ContentType
+	DocumentIDs []string
+}
+
 // Tx is a write transaction.
 type Tx interface {
 	// Get returns the row of a document version, or nil.
 	Get(ct *models.ContentType, documentID, locale string, v Version) (*Row, error)
-	Insert(ct *models.ContentType, r *Row) error
+	// Insert writes new rows of the type, in one statement, and sets
+	// their ids.
+	Insert(ct *models.ContentType, rows ...*Row) error
 	Update(ct *models.ContentType, r *Row) error
 	// Delete removes the document's rows of a locale (every locale for
 	// AllLocales) in the versions v and says how many went.
@@ -107,6 +115,9 @@ type Tx interface {
 	Taken(ct *models.ContentType, attr *models.Attribute, value any, locale, documentID string) (bool, error)
 	// Exists reports which of the document ids exist in the type.
 	Exists(ct *models.ContentType, documentIDs []string) (map[string]bool, error)
+	// ExistAll is Exists for several sets at once, in one statement: the
+	// i-th map answers the i-th set.
+	ExistAll(sets []IDSet) ([]map[string]bool, error)
 	// RemoveReference removes documentID from the relation attribute of
 	// every row of the owner type that points at it.
 	RemoveReference(ref models.Reference, documentID string) error

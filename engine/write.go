@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -315,18 +316,16 @@ func (e *Engine) create(tx Tx, c Collection, documentID string, data map[string]
 	if !ct.HasDraftAndPublish() {
 		row.PublishedAt = &now
 	}
-	if err := tx.Insert(ct, row); err != nil { // with draft & publish, the draft always exists
-		return nil, err
-	}
+	rows := []*Row{row} // with draft & publish, the draft always exists
 	if ct.HasDraftAndPublish() && publish {
 		pub := *row
 		pub.PublishedAt = &now
-		if err := tx.Insert(ct, &pub); err != nil {
-			return nil, err
-		}
-		row = &pub
+		rows = append(rows, &pub)
 	}
-	return row, w.applyInverse()
+	if err := tx.Insert(ct, rows...); err != nil {
+		return nil, err
+	}
+	return rows[len(rows)-1], w.applyInverse()
 }
 
 func (e *Engine) update(tx Tx, c Collection, documentID string, data map[string]any, st query.Status, locale string) (*Row, error) {
@@ -404,6 +403,18 @@ type writer struct {
 	errs       errs.FieldErrors
 	nextID     int64
 	inverse    []inverseChange
+	// expected are the relation targets the body names, checked together
+	// once the body is read: one statement, not one per relation.
+	expected []expectation
+}
+
+// expectation is one relation value's targets, which must exist; at is
+// where in errs its failure goes, to keep the errors in body order.
+type expectation struct {
+	target *models.ContentType
+	ids    []string
+	path   []string
+	at     int
 }
 
 // bodyKeys that Strapi refuses in a body, and publishedAt, which it ignores.
@@ -451,6 +462,9 @@ func (w *writer) prepare(cur *Row, data map[string]any) ([]byte, []byte, error) 
 			continue
 		}
 		merged[a.Name] = w.value(a, v, merged[a.Name], []string{a.Name})
+	}
+	if err := w.checkExpected(); err != nil {
+		return nil, nil, err
 	}
 	if err := w.fillUIDs(merged); err != nil {
 		return nil, nil, err
@@ -708,14 +722,14 @@ func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v 
 			}
 			list := current
 			if hasSet {
-				refs, err := w.refs(target, m["set"])
+				refs, err := w.refs(target, m["set"], path)
 				if err != nil {
 					return nil, err
 				}
 				list = idsOf(refs)
 			}
 			if hasDisconnect {
-				refs, err := w.refs(target, m["disconnect"])
+				refs, err := w.refs(target, m["disconnect"], path)
 				if err != nil {
 					return nil, err
 				}
@@ -732,7 +746,7 @@ func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v 
 				list = kept
 			}
 			if hasConnect {
-				refs, err := w.refs(target, m["connect"])
+				refs, err := w.refs(target, m["connect"], path)
 				if err != nil {
 					return nil, err
 				}
@@ -741,7 +755,7 @@ func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v 
 			return list, nil
 		}
 	}
-	refs, err := w.refs(target, v)
+	refs, err := w.refs(target, v, path)
 	if err != nil {
 		return nil, err
 	}
@@ -749,8 +763,9 @@ func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v 
 }
 
 // refs reads relation references (documentIds, numeric row ids, objects with
-// either) and checks that the targets exist.
-func (w *writer) refs(target *models.ContentType, v any) ([]relRef, error) {
+// either); that the targets exist is checked with the body's others
+// (checkExpected).
+func (w *writer) refs(target *models.ContentType, v any, path []string) ([]relRef, error) {
 	items := asList(v)
 	refs := make([]relRef, 0, len(items))
 	var rowIDs []int64
@@ -805,19 +820,48 @@ func (w *writer) refs(target *models.ContentType, v any) ([]relRef, error) {
 		}
 		docIDs = append(docIDs, refs[i].id)
 	}
-	found, err := w.tx.Exists(target, docIDs)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range docIDs {
-		if !found[id] {
-			if target.Localized {
-				return nil, fmt.Errorf("Document with id %q, locale %q not found", id, w.locale)
-			}
-			return nil, fmt.Errorf("Document with id %q not found", id)
-		}
+	if len(docIDs) > 0 {
+		w.expected = append(w.expected, expectation{target: target, ids: docIDs, path: path, at: len(w.errs)})
 	}
 	return refs, nil
+}
+
+// checkExpected checks every relation target the body named, in one
+// statement, and puts the failures where the walk of the body met them:
+// one per relation value, as before the check was gathered.
+func (w *writer) checkExpected() error {
+	if len(w.expected) == 0 {
+		return nil
+	}
+	exp := w.expected
+	w.expected = nil
+	sets := make([]IDSet, len(exp))
+	for i, x := range exp {
+		sets[i] = IDSet{Type: x.target, DocumentIDs: x.ids}
+	}
+	found, err := w.tx.ExistAll(sets)
+	if err != nil {
+		return err
+	}
+	var failed errs.FieldErrors
+	var at []int
+	for i, x := range exp {
+		missing := slices.IndexFunc(x.ids, func(id string) bool { return !found[i][id] })
+		if missing < 0 || slices.ContainsFunc(failed, func(f errs.FieldError) bool { return slices.Equal(f.Path, x.path) }) {
+			continue
+		}
+		id := x.ids[missing]
+		if x.target.Localized {
+			failed.Add(x.path, nil, "Document with id %q, locale %q not found", id, w.locale)
+		} else {
+			failed.Add(x.path, nil, "Document with id %q not found", id)
+		}
+		at = append(at, x.at)
+	}
+	for i := len(failed) - 1; i >= 0; i-- { // from the end, so the earlier places hold
+		w.errs = slices.Insert(w.errs, at[i], failed[i])
+	}
+	return nil
 }
 
 // connect adds references at their positions (end by default).

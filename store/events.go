@@ -41,16 +41,22 @@ func (s *Store) insertEvents(ctx context.Context, db querier, evs []*engine.Even
 	for len(evs) > 0 {
 		chunk := evs[:min(len(evs), eventsPerStatement)]
 		evs = evs[len(chunk):]
-		values := make([]string, len(chunk))
-		args := make([]any, 0, 6*len(chunk))
-		for i, ev := range chunk {
-			values[i] = "(" + s.phs(6*i+1, 6*i+6) + ")"
-			args = append(args, ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
-		}
-		if _, err := db.ExecContext(ctx, "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES "+
-			strings.Join(values, ", "), args...); err != nil {
+		q, args := s.eventsInsert(chunk, nil)
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// eventsInsert is the INSERT of events into the outbox, its values bound
+// after args.
+func (s *Store) eventsInsert(evs []*engine.Event, args []any) (string, []any) {
+	values := make([]string, len(evs))
+	for i, ev := range evs {
+		n := len(args)
+		values[i] = "(" + s.phs(n+1, n+6) + ")"
+		args = append(args, ev.Name, ev.UID, ev.DocumentID, ev.Locale, string(ev.Payload), ev.At.UnixMilli())
+	}
+	return "INSERT INTO stratum_events (event, uid, document_id, locale, payload, created_at) VALUES " + strings.Join(values, ", "), args
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -299,10 +300,10 @@ func (s *Store) writeTx(ctx context.Context, fenced bool, fn func(engine.Tx) err
 	t := &txn{s: s, tx: tx, ctx: ctx, schemaVersion: version}
 	err = fn(t)
 	if err == nil {
-		err = t.flushEvents()
-	}
-	if err == nil {
 		err = t.flushCounts()
+	}
+	if err == nil { // what flushCounts did not take along
+		err = t.flushEvents()
 	}
 	if err != nil {
 		_ = tx.Rollback()
@@ -365,20 +366,52 @@ func (t *txn) Get(ct *models.ContentType, documentID, locale string, v engine.Ve
 	return &r, nil
 }
 
-func (t *txn) Insert(ct *models.ContentType, r *engine.Row) error {
-	t.taken = nil
-	var pub any
-	if r.PublishedAt != nil {
-		pub = t.s.d.Time(*r.PublishedAt)
+// Insert writes rows of one type in one statement (a create's draft and
+// published version: one round trip, not two) and sets their ids.
+func (t *txn) Insert(ct *models.ContentType, rows ...*engine.Row) error {
+	if len(rows) == 0 {
+		return nil
 	}
-	data, large := splitData(ct, r.Data)
-	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, large, extra) VALUES (" +
-		t.ph(1) + ", " + t.ph(2) + ", " + t.ph(3) + ", " + t.ph(4) + ", " + t.ph(5) + ", " + t.ph(6) + ", " + t.ph(7) + ", " + t.ph(8) + ") RETURNING id"
-	if err := t.count().QueryRowContext(t.ctx, q, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt),
-		data, large, string(r.Extra)).Scan(&r.ID); err != nil {
+	t.taken = nil
+	values := make([]string, len(rows))
+	args := make([]any, 0, 8*len(rows))
+	for i, r := range rows {
+		var pub any
+		if r.PublishedAt != nil {
+			pub = t.s.d.Time(*r.PublishedAt)
+		}
+		data, large := splitData(ct, r.Data)
+		values[i] = "(" + t.s.phs(8*i+1, 8*i+8) + ")"
+		args = append(args, r.DocumentID, r.Locale, pub, t.s.d.Time(r.CreatedAt), t.s.d.Time(r.UpdatedAt), data, large, string(r.Extra))
+	}
+	q := "INSERT INTO " + quote(ct.Table()) + " (document_id, locale, published_at, created_at, updated_at, data, large, extra) VALUES " +
+		strings.Join(values, ", ") + " RETURNING id"
+	res, err := t.count().QueryContext(t.ctx, q, args...)
+	if err != nil {
 		return err
 	}
-	t.countDelta(ct, r.PublishedAt != nil, r.Locale, 1)
+	defer res.Close()
+	var ids []int64
+	for res.Next() {
+		var id int64
+		if err := res.Scan(&id); err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	if len(ids) != len(rows) {
+		return fmt.Errorf("insert into %s returned %d ids for %d rows", ct.Table(), len(ids), len(rows))
+	}
+	// RETURNING promises no order; the ids, drawn from the sequence as the
+	// VALUES are inserted one by one, rise in the order of the rows.
+	slices.Sort(ids)
+	for i, r := range rows {
+		r.ID = ids[i]
+		t.countDelta(ct, r.PublishedAt != nil, r.Locale, 1)
+	}
 	return nil
 }
 
@@ -492,6 +525,42 @@ func (t *txn) Exists(ct *models.ContentType, ids []string) (map[string]bool, err
 			return nil, err
 		}
 		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) ExistAll(sets []engine.IDSet) ([]map[string]bool, error) {
+	out := make([]map[string]bool, len(sets))
+	var parts []string
+	var args []any
+	for i, set := range sets {
+		out[i] = map[string]bool{}
+		if len(set.DocumentIDs) == 0 {
+			continue
+		}
+		in := make([]string, len(set.DocumentIDs))
+		for j, id := range set.DocumentIDs {
+			args = append(args, id)
+			in[j] = t.ph(len(args))
+		}
+		parts = append(parts, "SELECT DISTINCT "+strconv.Itoa(i)+", document_id FROM "+quote(set.Type.Table())+
+			" WHERE document_id IN ("+strings.Join(in, ", ")+")")
+	}
+	if len(parts) == 0 {
+		return out, nil
+	}
+	rows, err := t.count().QueryContext(t.ctx, strings.Join(parts, " UNION ALL "), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int
+		var id string
+		if err := rows.Scan(&i, &id); err != nil {
+			return nil, err
+		}
+		out[i][id] = true
 	}
 	return out, rows.Err()
 }
