@@ -45,8 +45,6 @@ type Dialect interface {
 	Time(t time.Time) any
 	// IsUniqueViolation tells a unique-index refusal from other errors.
 	IsUniqueViolation(err error) bool
-	// GINIndex returns the statement for a JSON containment index, or "".
-	GINIndex(name, table, column string) string
 }
 
 // TimeLayout is how timestamps are written in JSON and SQLite text columns:
@@ -111,9 +109,6 @@ func (postgresDialect) Time(t time.Time) any { return t.UTC() }
 func (postgresDialect) IsUniqueViolation(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "SQLSTATE 23505") || strings.Contains(err.Error(), "duplicate key"))
 }
-func (postgresDialect) GINIndex(name, table, column string) string {
-	return "CREATE INDEX IF NOT EXISTS " + quote(name) + " ON " + quote(table) + " USING GIN (" + column + " jsonb_path_ops)"
-}
 
 type sqliteDialect struct{}
 
@@ -160,4 +155,3 @@ func (sqliteDialect) Time(t time.Time) any { return t.UTC().Format(TimeLayout) }
 func (sqliteDialect) IsUniqueViolation(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
 }
-func (sqliteDialect) GINIndex(string, string, string) string { return "" }

@@ -101,8 +101,13 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 			}
 		}
 	}
-	if gin := s.d.GINIndex(indexName(t, "extra_gin"), t, "extra"); gin != "" {
-		stmts = append(stmts, gin, s.d.GINIndex(indexName(t, "data_gin"), t, "data"))
+	if s.d.Name() == "postgres" {
+		// Containment indexes on the whole data and extra columns, made by
+		// versions before 2026-11: no statement of ours can use them (none
+		// tests containment on a whole column), and each insert paid for
+		// every key of its document in both.
+		stmts = append(stmts, "DROP INDEX IF EXISTS "+quote(indexName(t, "extra_gin")),
+			"DROP INDEX IF EXISTS "+quote(indexName(t, "data_gin")))
 	}
 	return stmts
 }
@@ -238,8 +243,7 @@ func uniqueIndex(table string, a *models.Attribute, col string) string {
 // indexNames lists the indexes tableDDL makes for a type.
 func (s *Store) indexNames(ct *models.ContentType) []string {
 	t := ct.Table()
-	out := []string{indexName(t, "doc_uq"), indexName(t, "pub_idx"), indexName(t, "draft_idx"),
-		indexName(t, "extra_gin"), indexName(t, "data_gin")}
+	out := []string{indexName(t, "doc_uq"), indexName(t, "pub_idx"), indexName(t, "draft_idx")}
 	if ct.Localized {
 		out = append(out, indexName(t, "loc_pub_idx"), indexName(t, "loc_draft_idx"))
 	}
