@@ -706,7 +706,13 @@ type relRef struct {
 	position map[string]any
 }
 
-func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v any, current []string, path []string) ([]string, error) {
+func (w *writer) relationOps(a *models.Attribute, target *models.ContentType, v any, current []string, path []string) (_ []string, err error) {
+	n := len(w.expected)
+	defer func() {
+		if err != nil { // a refused value is told once, by its own error
+			w.expected = w.expected[:n]
+		}
+	}()
 	if v == nil {
 		return nil, nil
 	}
@@ -827,17 +833,30 @@ func (w *writer) refs(target *models.ContentType, v any, path []string) ([]relRe
 }
 
 // checkExpected checks every relation target the body named, in one
-// statement, and puts the failures where the walk of the body met them:
-// one per relation value, as before the check was gathered.
+// statement (one set of ids per target type), and tells each relation
+// value whose target is missing where the walk of the body met it: its
+// error replaces any other at the same path (a component's required check
+// saw the value before this one), as before the check was gathered.
 func (w *writer) checkExpected() error {
 	if len(w.expected) == 0 {
 		return nil
 	}
 	exp := w.expected
 	w.expected = nil
-	sets := make([]IDSet, len(exp))
-	for i, x := range exp {
-		sets[i] = IDSet{Type: x.target, DocumentIDs: x.ids}
+	var sets []IDSet
+	byType := map[*models.ContentType]int{}
+	for _, x := range exp {
+		i, ok := byType[x.target]
+		if !ok {
+			i = len(sets)
+			byType[x.target] = i
+			sets = append(sets, IDSet{Type: x.target})
+		}
+		sets[i].DocumentIDs = append(sets[i].DocumentIDs, x.ids...)
+	}
+	for i := range sets {
+		slices.Sort(sets[i].DocumentIDs)
+		sets[i].DocumentIDs = slices.Compact(sets[i].DocumentIDs)
 	}
 	found, err := w.tx.ExistAll(sets)
 	if err != nil {
@@ -845,9 +864,10 @@ func (w *writer) checkExpected() error {
 	}
 	var failed errs.FieldErrors
 	var at []int
-	for i, x := range exp {
-		missing := slices.IndexFunc(x.ids, func(id string) bool { return !found[i][id] })
-		if missing < 0 || slices.ContainsFunc(failed, func(f errs.FieldError) bool { return slices.Equal(f.Path, x.path) }) {
+	for _, x := range exp {
+		in := found[byType[x.target]]
+		missing := slices.IndexFunc(x.ids, func(id string) bool { return !in[id] })
+		if missing < 0 || failed.Has(x.path) {
 			continue
 		}
 		id := x.ids[missing]
@@ -858,9 +878,20 @@ func (w *writer) checkExpected() error {
 		}
 		at = append(at, x.at)
 	}
-	for i := len(failed) - 1; i >= 0; i-- { // from the end, so the earlier places hold
-		w.errs = slices.Insert(w.errs, at[i], failed[i])
+	if len(failed) == 0 {
+		return nil
 	}
+	out := make(errs.FieldErrors, 0, len(w.errs)+len(failed))
+	k := 0
+	for i := 0; i <= len(w.errs); i++ {
+		for ; k < len(failed) && at[k] == i; k++ {
+			out = append(out, failed[k])
+		}
+		if i < len(w.errs) && !failed.Has(w.errs[i].Path) {
+			out = append(out, w.errs[i])
+		}
+	}
+	w.errs = out
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package rest_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stratum-cms/stratum/internal/testenv"
@@ -84,4 +86,54 @@ func TestMissingRelationTargetsInBodyOrder(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A relation value refused for its form is told once, by that error, not
+// also as a missing target; targets named in components and dynamic
+// zones are checked with the rest, each told at its own path.
+func TestRelationErrorsOncePerPath(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{
+			"title": "Once", "tags": map[string]any{"set": []any{"zzzzzzzzzzzzzzzzzzzzzzzb"}, "connect": []any{map[string]any{"name": "x"}}},
+		}})
+		if got := errorPaths(t, r); len(got) != 1 || got[0] != "tags: a relation object needs documentId or id" {
+			t.Errorf("errors %q", got)
+		}
+
+		f := openFixture(t, db)
+		r = f.Do("POST", "/api/landings", map[string]any{"data": map[string]any{
+			"name": "L",
+			"ctas": []any{map[string]any{"label": "a", "owner": "zzzzzzzzzzzzzzzzzzzzzzzc"}, map[string]any{"label": "b", "pages": []any{"zzzzzzzzzzzzzzzzzzzzzzzd"}}},
+			"zone": []any{map[string]any{"__component": "blocks.cta", "owner": "zzzzzzzzzzzzzzzzzzzzzzze"}},
+		}})
+		want := []string{
+			`ctas.0.owner: Document with id "zzzzzzzzzzzzzzzzzzzzzzzc" not found`,
+			`ctas.1.pages: Document with id "zzzzzzzzzzzzzzzzzzzzzzzd", locale "" not found`, // pages are localized
+			`zone.0.owner: Document with id "zzzzzzzzzzzzzzzzzzzzzzze" not found`,
+		}
+		if got := errorPaths(t, r); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("errors %q, want %q", got, want)
+		}
+	})
+}
+
+// errorPaths lists a 400's ValidationError details as "path: message".
+func errorPaths(t *testing.T, r *testenv.Response) []string {
+	t.Helper()
+	if r.Status != 400 {
+		t.Fatalf("%d %.300s", r.Status, r.Body)
+	}
+	details, _ := r.JSON["error"].(map[string]any)["details"].(map[string]any)
+	list, _ := details["errors"].([]any)
+	var out []string
+	for _, it := range list {
+		m := it.(map[string]any)
+		var p []string
+		for _, s := range m["path"].([]any) {
+			p = append(p, fmt.Sprint(s))
+		}
+		out = append(out, strings.Join(p, ".")+": "+fmt.Sprint(m["message"]))
+	}
+	return out
 }

@@ -33,6 +33,9 @@ func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 		if err := s.ensureLargeColumn(ctx, ct.Table()); err != nil {
 			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
 		}
+		if err := s.dropContainmentIndexes(ctx, ct.Table()); err != nil {
+			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
+		}
 		if err := s.ensureCounted(ctx, ct.Table()); err != nil {
 			return fmt.Errorf("count %s: %w", ct.UID, err)
 		}
@@ -101,14 +104,6 @@ func (s *Store) tableDDL(ct *models.ContentType) []string {
 			}
 		}
 	}
-	if s.d.Name() == "postgres" {
-		// Containment indexes on the whole data and extra columns, made by
-		// versions before 2026-11: no statement of ours can use them (none
-		// tests containment on a whole column), and each insert paid for
-		// every key of its document in both.
-		stmts = append(stmts, "DROP INDEX IF EXISTS "+quote(indexName(t, "extra_gin")),
-			"DROP INDEX IF EXISTS "+quote(indexName(t, "data_gin")))
-	}
 	return stmts
 }
 
@@ -158,6 +153,44 @@ const prefixChars = 255
 func prefixSorted(a *models.Attribute) bool {
 	return (a.Type == models.TypeString || a.Type == models.TypeEmail) &&
 		!boundedString(a) && !a.IsUnique() && !a.IsHidden() && a.Column == ""
+}
+
+// dropContainmentIndexes drops the GIN indexes on the whole data and
+// extra columns that versions before 2026-11 made on PostgreSQL: no
+// statement of ours can use them (none tests containment on a whole
+// column), and every insert paid for each key of its document in both.
+// The check comes first, so a usual start takes no lock; the drop is
+// CONCURRENTLY (reads and writes go on) and gives up after 2 s of waiting
+// for its lock, until the next start.
+func (s *Store) dropContainmentIndexes(ctx context.Context, table string) error {
+	if s.d.Name() != "postgres" {
+		return nil
+	}
+	names := []string{indexName(table, "data_gin"), indexName(table, "extra_gin")}
+	rows, err := s.write.QueryContext(ctx, "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexname = ANY($2)",
+		table, names)
+	found, err := all(rows, err, func(r scanner) (*string, error) {
+		var n string
+		return &n, r.Scan(&n)
+	})
+	if err != nil || len(found) == 0 {
+		return err
+	}
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SET lock_timeout = '2s'"); err != nil {
+		return err
+	}
+	defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), "RESET lock_timeout") }()
+	for _, n := range found {
+		// Not fatal: the index only costs writes, and the next start tries
+		// again (one whose drop failed half-way is left invalid, and found).
+		_, _ = conn.ExecContext(ctx, "DROP INDEX CONCURRENTLY IF EXISTS "+quote(n))
+	}
+	return nil
 }
 
 // ensureLargeColumn adds the large column to a table made before it
