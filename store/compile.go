@@ -199,6 +199,12 @@ func (c *compiler) cond(cd *query.Cond, steps []query.Step, alias, base string, 
 		}
 		return c.cond(cd, steps[1:], alias, c.d.JSONValue(src, a.Name), v)
 	}
+	if s, ok := cd.Value.(string); ok && cd.Op == query.OpEq && base == "" && prefixSorted(a) {
+		// A string too long to index whole: its (prefix, id) index finds
+		// the rows whose first characters match, the whole value decides.
+		e := c.d.JSONText(src, a.Name)
+		return "(" + c.d.Prefix(e) + " = " + c.d.Prefix(c.bind(s)) + " AND " + e + " = " + c.bind(s) + ")", nil
+	}
 	return c.compare(cd, string(a.Type), c.d.JSONText(src, a.Name), "")
 }
 

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -54,6 +55,8 @@ func TestIndexesFollowTheSchema(t *testing.T) {
 				Filter: cond(t, e, articles, "views", "7")}, "articles_views_nix"},
 			{"date filter", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
 				Filter: cond(t, e, articles, "publishDate", "2024-01-01")}, "articles_publishDate_tix"},
+			{"unbounded string filter: its prefix", authors, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales,
+				Filter: cond(t, e, authors, "name", "a7")}, "authors_name_pix"},
 			{"published list", articles, &engine.ListQuery{Version: engine.VersionPublished, Locale: query.AllLocales}, "articles_pub_idx"},
 			{"draft list", articles, &engine.ListQuery{Version: engine.VersionDraft, Locale: query.AllLocales}, "articles_draft_idx"},
 		}
@@ -107,10 +110,16 @@ func TestPrefixSortKeepsTheOrder(t *testing.T) {
 		e := testenv.Start(t, db(t), testenv.Options{Public: testenv.AllActions(t, "")})
 		long := strings.Repeat("m", 255)
 		names := []string{long + "b", "a", long + "a", "zz", long, long + "ab", "m", "b"}
+		ids := map[string]any{}
 		for i, n := range names {
-			if r := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": n, "email": fmt.Sprintf("p%d@x.io", i)}}); r.Status != 201 {
+			r := e.Do("POST", "/api/authors", map[string]any{"data": map[string]any{"name": n, "email": fmt.Sprintf("p%d@x.io", i)}})
+			if r.Status != 201 {
 				t.Fatalf("POST: %d %s", r.Status, r.Body)
 			}
+			ids[n] = r.Data()["documentId"]
+		}
+		if r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "by long a", "author": ids[long+"a"]}}); r.Status != 201 {
+			t.Fatalf("POST: %d %s", r.Status, r.Body)
 		}
 		want := slices.Clone(names)
 		slices.Sort(want)
@@ -131,6 +140,32 @@ func TestPrefixSortKeepsTheOrder(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("sort=name:%s: got %q\nwant %q", dir, short(got), short(want))
+			}
+		}
+		// $eq goes through the prefix, then the whole value: names equal
+		// in their first 255 characters are told apart, and through a
+		// relation too.
+		for _, n := range []string{long, long + "a", long + "ab", "a", long + "c"} {
+			want := 0
+			if slices.Contains(names, n) {
+				want = 1
+			}
+			q := url.Values{"filters[name][$eq]": {n}}
+			r := e.Do("GET", "/api/authors?"+q.Encode(), nil)
+			var got []string
+			for _, d := range r.JSON["data"].([]any) {
+				got = append(got, d.(map[string]any)["name"].(string))
+			}
+			if len(got) != want || (want == 1 && got[0] != n) {
+				t.Errorf("name $eq %q: got %q", short([]string{n}), short(got))
+			}
+			q = url.Values{"filters[author][name][$eq]": {n}}
+			wantArticles := 0
+			if n == long+"a" {
+				wantArticles = 1
+			}
+			if r := e.Do("GET", "/api/articles?"+q.Encode(), nil); r.Status != 200 || len(r.List()) != wantArticles {
+				t.Errorf("author.name $eq %q: %d, %d articles, want %d", short([]string{n}), r.Status, len(r.List()), wantArticles)
 			}
 		}
 	})
