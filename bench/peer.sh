@@ -248,6 +248,9 @@ run() {
   # shellcheck disable=SC2046
   "$WRK" -t"$THREADS" -c"$CONNS" --timeout 30s -d"${DURATION}s" --latency $(wrk_args "$base" "$s") "$base${PATHQ[$s]}" >"$out" &
   wrk_pid=$!
+  # run is a subshell of the loop below: a die or a signal here ends it,
+  # and a background wrk would go on loading the next measurement.
+  trap 'kill "$wrk_pid" 2>/dev/null || true' EXIT
   for _ in $(seq 1 $(( (DURATION + 30) * 5 ))); do
     kill -0 "$wrk_pid" 2>/dev/null || break
     rss="$(ps -o rss= -p "$pid" | tr -d ' ' || true)"
