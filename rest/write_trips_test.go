@@ -137,3 +137,26 @@ func errorPaths(t *testing.T, r *testenv.Response) []string {
 	}
 	return out
 }
+
+// A body may name more relation ids than a statement takes bound values
+// (SQLite 32,766, PostgreSQL 65,535): each list is bound as one value, so
+// the answer is the missing target's 400, never a 500.
+func TestManyRelationIDsInOneBody(t *testing.T) {
+	testenv.Each(t, func(t *testing.T, db func(testing.TB) string) {
+		e := open(t, db)
+		docIDs := make([]any, 38000)
+		for i := range docIDs {
+			docIDs[i] = fmt.Sprintf("z%023d", i)
+		}
+		rowIDs := make([]any, 70000)
+		for i := range rowIDs {
+			rowIDs[i] = 100000 + i
+		}
+		for name, ids := range map[string][]any{"documentIds": docIDs, "row ids": rowIDs} {
+			r := e.Do("POST", "/api/articles", map[string]any{"data": map[string]any{"title": "many", "tags": ids}})
+			if r.Status != 400 || !strings.Contains(r.ErrorMessage(), "not found") {
+				t.Errorf("%d %s: %d %.300s", len(ids), name, r.Status, r.Body)
+			}
+		}
+	})
+}

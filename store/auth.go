@@ -183,9 +183,9 @@ func (o *authOps) Permissions(ctx context.Context, roleIDs []int64) ([]auth.Perm
 		if len(roleIDs) == 0 {
 			return nil, nil
 		}
-		var in string
-		in, args = bindList(o.d, roleIDs)
-		q += " WHERE role_id IN (" + in + ")"
+		var cond string
+		cond, args = inArgs(o.d, "role_id", roleIDs)
+		q += " WHERE " + cond
 	}
 	rows, err := o.q.QueryContext(ctx, q+" ORDER BY action, id", args...)
 	return all(rows, err, scanPermission)
@@ -218,8 +218,8 @@ func (o *authOps) UsersPerRole(ctx context.Context, roleIDs []int64) (map[int64]
 	if len(roleIDs) == 0 {
 		return out, nil
 	}
-	in, args := bindList(o.d, roleIDs)
-	rows, err := o.q.QueryContext(ctx, "SELECT role_id, COUNT(*) FROM up_users WHERE role_id IN ("+in+") GROUP BY role_id", args...)
+	cond, args := inArgs(o.d, "role_id", roleIDs)
+	rows, err := o.q.QueryContext(ctx, "SELECT role_id, COUNT(*) FROM up_users WHERE "+cond+" GROUP BY role_id", args...)
 	if err != nil {
 		return nil, err
 	}

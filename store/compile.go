@@ -74,11 +74,7 @@ func (c *compiler) where(ct *models.ContentType, q *engine.ListQuery) (string, e
 		if len(q.DocumentIDs) == 0 {
 			conds = append(conds, "1=0")
 		} else {
-			ph := make([]string, len(q.DocumentIDs))
-			for i, id := range q.DocumentIDs {
-				ph[i] = c.bind(id)
-			}
-			conds = append(conds, "t0.document_id IN ("+strings.Join(ph, ", ")+")")
+			conds = append(conds, inList(c.d, "t0.document_id", q.DocumentIDs, c.bind))
 		}
 	}
 	if q.RefAttr != nil && q.RefAttr.IsMorph() {
@@ -104,12 +100,8 @@ func (c *compiler) morphCond(a *models.Attribute, uid string, ids []string) stri
 	}
 	el := c.alias()
 	typ := c.bind(uid)
-	ph := make([]string, len(ids))
-	for i, id := range ids {
-		ph[i] = c.bind(id)
-	}
 	return "EXISTS (SELECT 1 FROM " + c.d.ItemElements(c.d.JSONValue("t0."+engine.Column(a), a.Name), el) + " WHERE " +
-		c.d.ArrayObjectText(el, "__type") + " = " + typ + " AND " + c.d.ArrayObjectText(el, "documentId") + " IN (" + strings.Join(ph, ", ") + "))"
+		c.d.ArrayObjectText(el, "__type") + " = " + typ + " AND " + inList(c.d, c.d.ArrayObjectText(el, "documentId"), ids, c.bind) + ")"
 }
 
 // refCond matches rows whose relation attribute a holds one of ids.
@@ -117,17 +109,12 @@ func (c *compiler) refCond(a *models.Attribute, ids []string) string {
 	if len(ids) == 0 {
 		return "1=0"
 	}
-	ph := make([]string, len(ids))
-	for i, id := range ids {
-		ph[i] = c.bind(id)
-	}
-	in := " IN (" + strings.Join(ph, ", ") + ")"
 	src := "t0." + engine.Column(a)
 	if !a.IsToMany() {
-		return c.d.JSONText(src, a.Name) + in
+		return inList(c.d, c.d.JSONText(src, a.Name), ids, c.bind)
 	}
 	el := c.alias()
-	return "EXISTS (SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + " WHERE " + c.d.ArrayText(el) + in + ")"
+	return "EXISTS (SELECT 1 FROM " + c.d.ArrayElements(c.d.JSONValue(src, a.Name), el) + " WHERE " + inList(c.d, c.d.ArrayText(el), ids, c.bind) + ")"
 }
 
 // filter compiles a filter tree on the row alias; base, when set, is the

@@ -85,7 +85,7 @@ func (t *txn) flushCounts() error {
 	pg := t.s.d.Name() == "postgres"
 	shard := "0"
 	var args []any
-	with := "WITH "
+	var events string // "e AS (INSERT INTO stratum_events …)", or ""
 	if pg {
 		shard = strconv.Itoa(rand.IntN(countShards))
 		// The outbox's events ride along: a data-modifying WITH clause runs
@@ -94,7 +94,7 @@ func (t *txn) flushCounts() error {
 			t.events = nil
 			var ins string
 			ins, args = t.s.eventsInsert(evs, nil)
-			with += "e AS (" + ins + "), "
+			events = "e AS (" + ins + ")"
 		}
 	}
 	bind := func(v any) string {
@@ -111,8 +111,8 @@ func (t *txn) flushCounts() error {
 	deltas := t.deltas
 	t.deltas = nil
 	if len(keys) == 0 {
-		if with != "WITH " {
-			versions = strings.TrimSuffix(with, ", ") + " " + versions
+		if events != "" {
+			versions = "WITH " + events + " " + versions
 		}
 		_, err := t.count().ExecContext(t.ctx, versions, args...)
 		return err
@@ -133,6 +133,10 @@ func (t *txn) flushCounts() error {
 		// counter rows (recount relies on that order): the counters are
 		// read through the versions' RETURNING, so the versions are written
 		// first, whatever order PostgreSQL gives unreferenced WITH clauses.
+		with := "WITH "
+		if events != "" {
+			with += events + ", "
+		}
 		_, err := t.count().ExecContext(t.ctx, with+"v AS ("+versions+" RETURNING 1) INSERT INTO stratum_counts (tbl, published, locale, shard, n) "+
 			"SELECT * FROM ("+values+") AS c WHERE EXISTS (SELECT 1 FROM v)"+upsertCounts, args...)
 		return err
@@ -257,8 +261,8 @@ const countCacheSize = 4096
 // versions reads the write versions of tables as one comparable string.
 func (s *Store) versions(ctx context.Context, tables []string) (string, error) {
 	tables = uniqueSorted(tables)
-	in, args := bindList(s.d, tables)
-	rows, err := s.read.QueryContext(ctx, "SELECT tbl, CAST(SUM(v) AS BIGINT) FROM stratum_versions WHERE tbl IN ("+in+") GROUP BY tbl ORDER BY tbl", args...)
+	cond, args := inArgs(s.d, "tbl", tables)
+	rows, err := s.read.QueryContext(ctx, "SELECT tbl, CAST(SUM(v) AS BIGINT) FROM stratum_versions WHERE "+cond+" GROUP BY tbl ORDER BY tbl", args...)
 	if err != nil {
 		return "", err
 	}

@@ -73,9 +73,9 @@ func (s *Store) Files(ctx context.Context, ids []int64) ([]*upload.FileRecord, e
 		if len(ids) == 0 {
 			return nil, nil
 		}
-		var in string
-		in, args = bindList(s.d, ids)
-		q += " WHERE id IN (" + in + ")"
+		var cond string
+		cond, args = inArgs(s.d, "id", ids)
+		q += " WHERE " + cond
 	}
 	rows, err := s.read.QueryContext(ctx, q+" ORDER BY id", args...)
 	if err != nil {

@@ -33,12 +33,12 @@ func (s *Store) Migrate(ctx context.Context, sc *models.Schema) error {
 		if err := s.ensureLargeColumn(ctx, ct.Table()); err != nil {
 			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
 		}
-		if err := s.dropContainmentIndexes(ctx, ct.Table()); err != nil {
-			return fmt.Errorf("migrate %s (%s): %w", ct.UID, ct.Table(), err)
-		}
 		if err := s.ensureCounted(ctx, ct.Table()); err != nil {
 			return fmt.Errorf("count %s: %w", ct.UID, err)
 		}
+	}
+	if err := s.dropContainmentIndexes(ctx, sc.Types); err != nil {
+		return fmt.Errorf("migrate: %w", err)
 	}
 	for _, ct := range sc.SystemTypes() {
 		for _, stmt := range s.extensionDDL(ct) {
@@ -159,16 +159,18 @@ func prefixSorted(a *models.Attribute) bool {
 // extra columns that versions before 2026-11 made on PostgreSQL: no
 // statement of ours can use them (none tests containment on a whole
 // column), and every insert paid for each key of its document in both.
-// The check comes first, so a usual start takes no lock; the drop is
-// CONCURRENTLY (reads and writes go on) and gives up after 2 s of waiting
-// for its lock, until the next start.
-func (s *Store) dropContainmentIndexes(ctx context.Context, table string) error {
-	if s.d.Name() != "postgres" {
+// One look at the catalogue for every type comes first, so a usual start
+// takes no lock; the drop is CONCURRENTLY (reads and writes go on) and
+// gives up after 2 s of waiting for its lock, until the next start.
+func (s *Store) dropContainmentIndexes(ctx context.Context, types []*models.ContentType) error {
+	if s.d.Name() != "postgres" || len(types) == 0 {
 		return nil
 	}
-	names := []string{indexName(table, "data_gin"), indexName(table, "extra_gin")}
-	rows, err := s.write.QueryContext(ctx, "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexname = ANY($2)",
-		table, names)
+	names := make([]string, 0, 2*len(types))
+	for _, ct := range types {
+		names = append(names, indexName(ct.Table(), "data_gin"), indexName(ct.Table(), "extra_gin"))
+	}
+	rows, err := s.write.QueryContext(ctx, "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1)", names)
 	found, err := all(rows, err, func(r scanner) (*string, error) {
 		var n string
 		return &n, r.Scan(&n)

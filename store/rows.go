@@ -509,24 +509,11 @@ func uniqueText(d Dialect, v any) any {
 }
 
 func (t *txn) Exists(ct *models.ContentType, ids []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	in, args := bindList(t.s.d, ids)
-	rows, err := t.count().QueryContext(t.ctx, "SELECT DISTINCT document_id FROM "+quote(ct.Table())+" WHERE document_id IN ("+in+")", args...)
+	found, err := t.ExistAll([]engine.IDSet{{Type: ct, DocumentIDs: ids}})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return found[0], nil
 }
 
 func (t *txn) ExistAll(sets []engine.IDSet) ([]map[string]bool, error) {
@@ -538,13 +525,11 @@ func (t *txn) ExistAll(sets []engine.IDSet) ([]map[string]bool, error) {
 		if len(set.DocumentIDs) == 0 {
 			continue
 		}
-		in := make([]string, len(set.DocumentIDs))
-		for j, id := range set.DocumentIDs {
-			args = append(args, id)
-			in[j] = t.ph(len(args))
-		}
-		parts = append(parts, "SELECT DISTINCT "+strconv.Itoa(i)+", document_id FROM "+quote(set.Type.Table())+
-			" WHERE document_id IN ("+strings.Join(in, ", ")+")")
+		cond := inList(t.s.d, "document_id", set.DocumentIDs, func(v any) string {
+			args = append(args, v)
+			return t.ph(len(args))
+		})
+		parts = append(parts, "SELECT DISTINCT "+strconv.Itoa(i)+", document_id FROM "+quote(set.Type.Table())+" WHERE "+cond)
 	}
 	if len(parts) == 0 {
 		return out, nil
@@ -615,8 +600,8 @@ func (t *txn) DocumentIDs(ct *models.ContentType, ids []int64) (map[int64]string
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, args := bindList(t.s.d, ids)
-	rows, err := t.count().QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE id IN ("+in+")", args...)
+	cond, args := inArgs(t.s.d, "id", ids)
+	rows, err := t.count().QueryContext(t.ctx, "SELECT id, document_id FROM "+quote(ct.Table())+" WHERE "+cond, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -676,16 +661,6 @@ func (t *txn) AllRows(ct *models.ContentType, ids []string) ([]engine.Row, error
 		q += " FOR UPDATE"
 	}
 	return t.s.query(t.ctx, t.tx, q, c.args, true)
-}
-
-// bindList makes the placeholders and arguments of an IN list.
-func bindList[T any](d Dialect, vals []T) (string, []any) {
-	ph := make([]string, len(vals))
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		ph[i], args[i] = d.Placeholder(i+1), v
-	}
-	return strings.Join(ph, ", "), args
 }
 
 func (t *txn) RemoveMorphReference(ref models.Reference, uid, documentID string) error {
